@@ -1,0 +1,62 @@
+/**
+ * Architecture rules, run by `npm run lint`:
+ * - domain/ and application/ stay free of persistence, cache and queue frameworks;
+ * - a context reaches another context only through its public index.ts;
+ * - the command-line client talks HTTP only and never imports a context.
+ */
+const CONTEXTS = 'platform|accounts|billing|identity-tfa|marketplace-volumes|autoscaling';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-without-infrastructure-frameworks',
+      comment: 'domain/ and application/ must not import typeorm, ioredis, bullmq or @nestjs/typeorm.',
+      severity: 'error',
+      from: { path: '^libs/[^/]+/src/(domain|application)/' },
+      to: { path: 'node_modules/(typeorm|ioredis|bullmq|@nestjs/typeorm|pg)/' },
+    },
+    {
+      name: 'domain-is-plain-typescript',
+      comment: 'domain/ is plain TypeScript: no NestJS, no class-validator.',
+      severity: 'error',
+      from: { path: '^libs/[^/]+/src/domain/' },
+      to: { path: 'node_modules/(@nestjs|class-validator|class-transformer)/' },
+    },
+    {
+      name: 'contexts-meet-through-index',
+      comment: 'Another context is imported only through its index.ts.',
+      severity: 'error',
+      from: { path: `^libs/(${CONTEXTS})/src/` },
+      to: {
+        path: '^libs/[^/]+/src/.+',
+        pathNot: ['^libs/$1/src/', '^libs/[^/]+/src/index\\.ts$'],
+      },
+    },
+    {
+      name: 'apps-use-context-index-only',
+      severity: 'error',
+      from: { path: '^apps/' },
+      to: { path: `^libs/(${CONTEXTS})/src/(?!index\\.ts$)` },
+    },
+    {
+      name: 'cli-speaks-http-only',
+      comment: 'The command-line client never imports a context library.',
+      severity: 'error',
+      from: { path: '^apps/cli/' },
+      to: { path: '^libs/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: { path: '^libs/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^dist/|\\.spec\\.ts$|\\.int-spec\\.ts$|/testing/)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};

@@ -1,0 +1,46 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { AccountsModule } from '@app/accounts';
+import { AutoscalingModule } from '@app/autoscaling';
+import { BillingModule } from '@app/billing';
+import { IdentityTfaModule, TfaDeliveryWorkerModule } from '@app/identity-tfa';
+import { MarketplaceVolumesModule } from '@app/marketplace-volumes';
+import {
+  AuthGuard,
+  Environment,
+  loadPlatformConfig,
+  PlatformModule,
+  RateLimitGuard,
+} from '@app/platform';
+import { DrainOnShutdown } from './drain-on-shutdown';
+
+export interface ApiModuleOptions {
+  env?: Environment;
+}
+
+/** The HTTP server: every context, global auth then rate limiting, and (optionally) the worker. */
+@Module({})
+export class ApiModule {
+  static register(options: ApiModuleOptions = {}): DynamicModule {
+    const env = options.env ?? new Environment();
+    const runWorker = loadPlatformConfig(env).runWorker;
+    return {
+      module: ApiModule,
+      imports: [
+        PlatformModule.forRoot({ env, http: true }),
+        AccountsModule,
+        BillingModule,
+        IdentityTfaModule,
+        MarketplaceVolumesModule,
+        AutoscalingModule,
+        ...(runWorker ? [TfaDeliveryWorkerModule] : []),
+      ],
+      providers: [
+        // Order matters: the rate limit keys on the principal that authentication resolves.
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        DrainOnShutdown,
+      ],
+    };
+  }
+}

@@ -1,0 +1,57 @@
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import express from 'express';
+import { Logger } from 'nestjs-pino';
+import {
+  collapseLeadingSlashes,
+  documentErrorEnvelope,
+  Environment,
+  ErrorEnvelopeDto,
+  parseJsonBody,
+  RateLimitedDto,
+} from '@app/platform';
+import { ApiModule } from './api.module';
+
+export const OPENAPI_JSON_PATH = 'api/v0/openapi.json';
+
+export function buildOpenApiDocument(app: NestExpressApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('GPU Marketplace API')
+    .setDescription(
+      'Charges report, two-factor authentication, volume listings and autoscaling endpoint groups.',
+    )
+    .setVersion('1.0.0')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key or 2FA session key' })
+    .build();
+  return documentErrorEnvelope(
+    SwaggerModule.createDocument(app, config, { extraModels: [ErrorEnvelopeDto, RateLimitedDto] }),
+  );
+}
+
+/**
+ * Builds the api exactly as `npm start` runs it; e2e tests call this too, so they exercise
+ * the same middleware, guards, filters and OpenAPI wiring.
+ */
+export async function createApiApp(
+  env: Environment = new Environment(),
+): Promise<NestExpressApplication> {
+  const server = express();
+  server.disable('x-powered-by');
+  server.set('trust proxy', 'loopback');
+  server.use(collapseLeadingSlashes);
+  server.use(parseJsonBody);
+  const app = await NestFactory.create<NestExpressApplication>(
+    ApiModule.register({ env }),
+    new ExpressAdapter(server),
+    {
+      bodyParser: false,
+      bufferLogs: true,
+    },
+  );
+  app.useLogger(app.get(Logger));
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
+    jsonDocumentUrl: OPENAPI_JSON_PATH,
+  });
+  return app;
+}

@@ -1,0 +1,102 @@
+import 'reflect-metadata';
+import { LoggerService } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Command, CommanderError } from 'commander';
+import { readFile } from 'node:fs/promises';
+import { DataSource } from 'typeorm';
+import {
+  ConfigError,
+  DomainError,
+  Environment,
+  FixtureRegistry,
+  OperatorCommandRegistry,
+  resolveRuntime,
+  runMigrations,
+} from '@app/platform';
+import { ManageModule } from './manage.module';
+
+const stderrLogger: LoggerService = {
+  log: () => undefined,
+  error: (message: unknown) => process.stderr.write(`${String(message)}\n`),
+  warn: (message: unknown) => process.stderr.write(`${String(message)}\n`),
+};
+
+/**
+ * `npm run manage -- <command>`: every command prints one JSON document on stdout;
+ * failures print {"error","msg"} on stderr and exit 1.
+ */
+async function main(argv: string[]): Promise<void> {
+  const command = argv[2];
+  // migration:run applies migrations itself, so it can report what it applied.
+  const runtime = await resolveRuntime(
+    new Environment(
+      command === 'migration:run' ? { ...process.env, MIGRATIONS_RUN: 'false' } : process.env,
+    ),
+  );
+  const env = runtime.env;
+  // stdout carries only the command's JSON; framework messages go to stderr.
+  const app = await NestFactory.createApplicationContext(ManageModule.register(env), {
+    logger: stderrLogger,
+  });
+  const program = new Command('manage')
+    .description('Operator commands (JSON on stdout)')
+    .exitOverride();
+  const print = (value: unknown): void => {
+    process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  };
+
+  program
+    .command('migration:run')
+    .description('Apply pending database migrations')
+    .action(async () => print({ applied: await runMigrations(app.get(DataSource)) }));
+
+  program
+    .command('fixtures:load')
+    .description(
+      'Load a fixtures file (explicit ids, idempotent, one transaction); see docs/fixtures.md',
+    )
+    .argument('<file>', 'path of the JSON fixtures file')
+    .action(async (file: string) => {
+      let document: unknown;
+      try {
+        document = JSON.parse(await readFile(file, 'utf8'));
+      } catch (error) {
+        throw new DomainError('bad_request', `Cannot read ${file}: ${(error as Error).message}`);
+      }
+      print({ loaded: await app.get(FixtureRegistry).load(document) });
+    });
+
+  for (const operatorCommand of app.get(OperatorCommandRegistry).all()) {
+    const sub = program.command(operatorCommand.name).description(operatorCommand.description);
+    for (const argument of operatorCommand.arguments ?? []) sub.argument(argument);
+    for (const [flags, description, defaultValue] of operatorCommand.options ?? [])
+      sub.option(flags, description, defaultValue);
+    sub.action(async (...received: unknown[]) => {
+      const args = received.slice(0, operatorCommand.arguments?.length ?? 0) as string[];
+      const options = (received[operatorCommand.arguments?.length ?? 0] ?? {}) as Record<
+        string,
+        unknown
+      >;
+      print(await operatorCommand.run(args, options));
+    });
+  }
+
+  try {
+    await program.parseAsync(argv);
+  } finally {
+    await app.close();
+    await runtime.stop();
+  }
+}
+
+main(process.argv).catch((error: unknown) => {
+  if (error instanceof CommanderError) process.exit(error.exitCode);
+  const body =
+    error instanceof DomainError
+      ? { error: error.code, msg: error.message }
+      : error instanceof ConfigError
+        ? { error: 'config_error', msg: error.message }
+        : { error: 'internal_error', msg: error instanceof Error ? error.message : String(error) };
+  process.stderr.write(`${JSON.stringify(body)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,25 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AccountsModule } from '@app/accounts';
+import { AutoscalingModule } from '@app/autoscaling';
+import { BillingModule } from '@app/billing';
+import { IdentityTfaModule } from '@app/identity-tfa';
+import { MarketplaceVolumesModule } from '@app/marketplace-volumes';
+import { Environment, PlatformModule } from '@app/platform';
+
+/** Every context, no HTTP: operator commands and fixtures run against the same code as the api. */
+@Module({})
+export class ManageModule {
+  static register(env: Environment): DynamicModule {
+    return {
+      module: ManageModule,
+      imports: [
+        PlatformModule.forRoot({ env, http: false }),
+        AccountsModule,
+        BillingModule,
+        IdentityTfaModule,
+        MarketplaceVolumesModule,
+        AutoscalingModule,
+      ],
+    };
+  }
+}

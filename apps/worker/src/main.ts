@@ -1,0 +1,21 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { closeOnSignals, ConfigError } from '@app/platform';
+import { WorkerModule } from './worker.module';
+
+async function main(): Promise<void> {
+  const app = await NestFactory.createApplicationContext(WorkerModule.register(), {
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(Logger));
+  // SIGTERM: stop taking jobs, let the running ones finish, then exit.
+  closeOnSignals(app);
+  await app.init();
+  process.stdout.write(`${JSON.stringify({ msg: 'worker started' })}\n`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

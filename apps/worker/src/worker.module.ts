@@ -1,0 +1,19 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AccountsModule } from '@app/accounts';
+import { TfaDeliveryWorkerModule } from '@app/identity-tfa';
+import { Environment, PlatformModule } from '@app/platform';
+
+/** BullMQ processors only; scales independently of the api. */
+@Module({})
+export class WorkerModule {
+  static register(env: Environment = new Environment()): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [
+        PlatformModule.forRoot({ env, http: false }),
+        AccountsModule,
+        TfaDeliveryWorkerModule,
+      ],
+    };
+  }
+}

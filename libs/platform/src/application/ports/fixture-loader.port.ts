@@ -1,0 +1,10 @@
+/**
+ * One section of the fixtures file (`users`, `contracts`, ...). Loaders run in ascending
+ * `order` inside one transaction; each must be idempotent for explicit ids.
+ */
+export abstract class FixtureLoader {
+  abstract readonly section: string;
+  abstract readonly order: number;
+  /** Loads the section's rows; returns a summary printed by `manage fixtures:load`. */
+  abstract load(rows: unknown[]): Promise<Record<string, unknown>>;
+}

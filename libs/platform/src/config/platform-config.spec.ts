@@ -1,0 +1,77 @@
+import { ConfigError } from './config-error';
+import { Environment } from './environment';
+import { loadPlatformConfig } from './platform-config';
+
+const strongKeys = {
+  SECRET_HMAC_KEY: 'x'.repeat(40),
+  ENCRYPTION_KEYS: `1:${Buffer.alloc(32, 3).toString('base64')}`,
+};
+
+describe('loadPlatformConfig', () => {
+  it('has working development defaults', () => {
+    const config = loadPlatformConfig(new Environment({}));
+    expect(config.port).toBe(3000);
+    expect(config.databaseUrl).toBe('postgres://postgres@127.0.0.1:5432/gpumarket');
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(config.migrationsRun).toBe(true);
+    expect(config.rateLimits).toEqual({
+      enabled: true,
+      thresholds: { charges: 1.0, volumes_unlist: 5.0, endpoint_groups_create: 4.0 },
+    });
+    expect(config.usingDevelopmentSecrets).toBe(true);
+  });
+
+  it('refuses to start in production without secrets, naming each one', () => {
+    expect(() => loadPlatformConfig(new Environment({ NODE_ENV: 'production' }))).toThrow(
+      ConfigError,
+    );
+    try {
+      loadPlatformConfig(new Environment({ NODE_ENV: 'production' }));
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        'SECRET_HMAC_KEY is required in production (at least 32 characters)',
+        'ENCRYPTION_KEYS is required in production (at least 3 characters)',
+      ]);
+    }
+  });
+
+  it('starts in production with real secrets', () => {
+    const config = loadPlatformConfig(new Environment({ NODE_ENV: 'production', ...strongKeys }));
+    expect(config.isProduction).toBe(true);
+    expect(config.usingDevelopmentSecrets).toBe(false);
+  });
+
+  it('reports every invalid value at once', () => {
+    expect(() =>
+      loadPlatformConfig(
+        new Environment({
+          PORT: 'eighty',
+          DATABASE_URL: 'mysql://x',
+          RATE_LIMITS: 'maybe',
+          RATE_LIMIT_CHARGES: '-1',
+          SECRET_HMAC_KEY: 'short',
+          ENCRYPTION_KEYS: '1:tooshort',
+        }),
+      ),
+    ).toThrow(
+      /PORT must be an integer[\s\S]*DATABASE_URL must be a postgres:[\s\S]*RATE_LIMITS must be one of on, off[\s\S]*RATE_LIMIT_CHARGES must be a number >= 0[\s\S]*SECRET_HMAC_KEY must be at least 32[\s\S]*ENCRYPTION_KEYS must be a list/,
+    );
+  });
+
+  it('turns rate limits off and overrides thresholds', () => {
+    const config = loadPlatformConfig(
+      new Environment({ RATE_LIMITS: 'off', RATE_LIMIT_VOLUMES_UNLIST: '2.5' }),
+    );
+    expect(config.rateLimits.enabled).toBe(false);
+    expect(config.rateLimits.thresholds.volumes_unlist).toBe(2.5);
+  });
+
+  it('orders encryption keys so the highest version encrypts', () => {
+    const config = loadPlatformConfig(
+      new Environment({
+        ENCRYPTION_KEYS: `2:${Buffer.alloc(32, 2).toString('base64')},1:${Buffer.alloc(32, 1).toString('base64')}`,
+      }),
+    );
+    expect(config.encryptionKeys.map((key) => key.version)).toEqual([1, 2]);
+  });
+});

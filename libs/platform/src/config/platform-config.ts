@@ -1,0 +1,113 @@
+import { ConfigReader } from './config-reader';
+import { Environment } from './environment';
+
+export type NodeEnv = 'development' | 'test' | 'production';
+
+/** Named per-endpoint minimum request intervals (seconds); see the spec's Limits. */
+export interface RateLimitSettings {
+  enabled: boolean;
+  thresholds: Record<string, number>;
+}
+
+export interface EncryptionKey {
+  version: number;
+  key: Buffer;
+}
+
+/** The platform's validated settings. Read once at boot; see README "Configuration". */
+export class PlatformConfig {
+  nodeEnv: NodeEnv;
+  port: number;
+  host: string;
+  databaseUrl: string;
+  redisUrl: string;
+  migrationsRun: boolean;
+  runWorker: boolean;
+  logLevel: string;
+  rateLimits: RateLimitSettings;
+  /** Master key for fingerprints (API keys, codes, backup codes) and signed cursors. */
+  hmacKey: Buffer;
+  /** Keys for encryption at rest; the highest version encrypts, all decrypt. */
+  encryptionKeys: EncryptionKey[];
+  sessionTtlSeconds: number;
+  /** True when the secrets are the built-in development values. */
+  usingDevelopmentSecrets: boolean;
+  shutdownGraceMs: number;
+  /** Development-only embedded mode: PGlite and in-process Redis and queue. */
+  embedded: boolean;
+  databasePoolMax: number;
+
+  get isProduction(): boolean {
+    return this.nodeEnv === 'production';
+  }
+}
+
+const DEVELOPMENT_HMAC_KEY = 'development-only-hmac-key-0123456789abcdef';
+const DEVELOPMENT_ENCRYPTION_KEYS = `1:${Buffer.alloc(32, 7).toString('base64')}`;
+
+export const DEFAULT_RATE_LIMIT_THRESHOLDS: Record<string, number> = {
+  charges: 1.0,
+  volumes_unlist: 5.0,
+  endpoint_groups_create: 4.0,
+};
+
+export function loadPlatformConfig(env: Environment): PlatformConfig {
+  const read = new ConfigReader(env);
+  const config = new PlatformConfig();
+  config.nodeEnv = read.oneOf('NODE_ENV', ['development', 'test', 'production'], 'development');
+  config.port = read.integer('PORT', 3000, 0, 65535);
+  config.host = read.string('HOST', '0.0.0.0');
+  config.databaseUrl = read.url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/gpumarket', [
+    'postgres:',
+    'postgresql:',
+  ]);
+  config.redisUrl = read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);
+  config.migrationsRun = read.boolean('MIGRATIONS_RUN', true);
+  config.runWorker = read.boolean('RUN_WORKER', true);
+  config.logLevel = read.oneOf(
+    'LOG_LEVEL',
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    config.nodeEnv === 'test' ? 'silent' : 'info',
+  );
+  config.sessionTtlSeconds = read.integer('SESSION_TTL_SECONDS', 7 * 24 * 3600, 60);
+  config.shutdownGraceMs = read.integer('SHUTDOWN_GRACE_MS', 0, 0);
+  config.databasePoolMax = read.integer('DATABASE_POOL_MAX', 20, 1, 1000);
+  config.embedded = read.boolean('EMBEDDED', false);
+  if (config.embedded && config.nodeEnv === 'production') {
+    read.problem('EMBEDDED is for development only; production needs DATABASE_URL and REDIS_URL');
+  }
+
+  const rateLimitsRaw = read.oneOf('RATE_LIMITS', ['on', 'off'], 'on');
+  const thresholds: Record<string, number> = {};
+  for (const [bucket, fallback] of Object.entries(DEFAULT_RATE_LIMIT_THRESHOLDS)) {
+    thresholds[bucket] = read.number(`RATE_LIMIT_${bucket.toUpperCase()}`, fallback, 0);
+  }
+  config.rateLimits = { enabled: rateLimitsRaw === 'on', thresholds };
+
+  const hmacKey = read.secret('SECRET_HMAC_KEY', DEVELOPMENT_HMAC_KEY);
+  const encryptionKeys = read.secret('ENCRYPTION_KEYS', DEVELOPMENT_ENCRYPTION_KEYS, 3);
+  config.usingDevelopmentSecrets =
+    hmacKey === DEVELOPMENT_HMAC_KEY || encryptionKeys === DEVELOPMENT_ENCRYPTION_KEYS;
+  config.hmacKey = Buffer.from(hmacKey, 'utf8');
+  config.encryptionKeys = parseEncryptionKeys(encryptionKeys, read);
+  read.done();
+  return config;
+}
+
+/** `ENCRYPTION_KEYS=1:<base64 32 bytes>,2:<base64 32 bytes>`; the highest version encrypts. */
+function parseEncryptionKeys(raw: string, read: ConfigReader): EncryptionKey[] {
+  const keys: EncryptionKey[] = [];
+  for (const entry of raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const match = /^(\d+):(.+)$/.exec(entry);
+    const key = match ? Buffer.from(match[2], 'base64') : Buffer.alloc(0);
+    if (!match || key.length !== 32) {
+      read.problem('ENCRYPTION_KEYS must be a list of <version>:<base64 of 32 bytes>');
+      continue;
+    }
+    keys.push({ version: Number(match[1]), key });
+  }
+  return keys.sort((a, b) => a.version - b.version);
+}

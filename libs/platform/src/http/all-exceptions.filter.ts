@@ -1,0 +1,128 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { DomainError, RateLimitedError } from '../domain/domain-error';
+import { ErrorCatalog } from './error-catalog';
+import { ErrorEnvelope, errorBody, sendEnvelope } from './error-envelope';
+
+const HTTP_STATUS_CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'missing_auth_value',
+  403: 'auth_error',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'bad_request',
+  415: 'bad_request',
+};
+
+/**
+ * Turns every failure into the spec's JSON body. Client mistakes keep their meaning; an
+ * unexpected error is logged server-side and answered with a bare 500, never a stack.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  constructor(private readonly catalog: ErrorCatalog) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request>();
+    sendEnvelope(http.getResponse<Response>(), this.toEnvelope(exception, request));
+  }
+
+  toEnvelope(exception: unknown, request: Request): ErrorEnvelope {
+    if (exception instanceof RateLimitedError) {
+      return {
+        status: 429,
+        body: { detail: exception.message },
+        headers: { 'Retry-After': String(exception.retryAfterSeconds) },
+      };
+    }
+    if (exception instanceof DomainError) {
+      const mapping = this.catalog.resolve(exception.code);
+      if (mapping) {
+        const wireCode = mapping.wireCode === undefined ? exception.code : mapping.wireCode;
+        return {
+          status: mapping.status,
+          body: errorBody(exception.message, wireCode, exception.details),
+        };
+      }
+      this.logger.error(`Unmapped error code '${exception.code}': ${exception.message}`);
+    } else if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === 404 && exception.constructor.name === 'NotFoundException') {
+        const path = request.originalUrl?.split('?')[0] ?? request.url;
+        return { status, body: errorBody(`No route for ${request.method} ${path}`, 'not_found') };
+      }
+      if (status === 503) {
+        // Health checks and dependency outages keep their descriptive body (terminus format).
+        const response = exception.getResponse();
+        return {
+          status,
+          body:
+            typeof response === 'object'
+              ? (response as Record<string, unknown>)
+              : errorBody(String(response), 'service_unavailable'),
+        };
+      }
+      if (status < 500) {
+        return {
+          status,
+          body: errorBody(
+            describeHttpException(exception),
+            HTTP_STATUS_CODES[status] ?? 'bad_request',
+          ),
+        };
+      }
+    } else if (isConnectionLoss(exception)) {
+      this.logger.warn(
+        `Dependency connection lost: ${String((exception as { message?: unknown }).message)}`,
+      );
+      return {
+        status: 503,
+        body: errorBody('A backing service is unavailable; retry shortly.', 'service_unavailable'),
+      };
+    } else {
+      this.logger.error(
+        exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
+      );
+    }
+    return { status: 500, body: errorBody('Internal server error', 'internal_error') };
+  }
+}
+
+/** PostgreSQL admin shutdown / connection failure classes, and dropped sockets. */
+const CONNECTION_LOSS_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  'ECONNREFUSED',
+  'ECONNRESET',
+]);
+
+function isConnectionLoss(exception: unknown): boolean {
+  // Shape, not instanceof: driver errors may come from another realm (e.g. under jest).
+  if (typeof exception !== 'object' || exception === null) return false;
+  const error = exception as { message?: unknown; code?: string; driverError?: { code?: string } };
+  const code = error.driverError?.code ?? error.code;
+  return (
+    (code !== undefined && CONNECTION_LOSS_CODES.has(code)) ||
+    (typeof error.message === 'string' &&
+      /Connection terminated|connection timeout|Connection is closed|terminating connection/i.test(
+        error.message,
+      ))
+  );
+}
+
+function describeHttpException(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  return typeof message === 'string' ? message : exception.message;
+}

@@ -1,0 +1,41 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { CredentialVerifier } from '../application/ports/credential-verifier.port';
+import { DomainError } from '../domain/domain-error';
+import { AUTH_POLICY, AuthenticatedRequest, AuthPolicy } from './route-policy.decorators';
+
+/** The spec's Authentication part: Bearer everywhere unless a route says otherwise. */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly verifier: CredentialVerifier,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const policy =
+      this.reflector.getAllAndOverride<AuthPolicy>(AUTH_POLICY, [
+        context.getHandler(),
+        context.getClass(),
+      ]) ?? 'bearer';
+    if (policy === 'public') return true;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const header = request.headers.authorization;
+    if (header === undefined) {
+      if (policy === 'secret-or-bearer') {
+        const secret = (request.body as Record<string, unknown> | undefined)?.secret;
+        if (typeof secret === 'string' && secret.length > 0) return true;
+        throw new DomainError(
+          'missing_auth_value',
+          'Either a tfa_secret or a Bearer token is required.',
+        );
+      }
+      throw new DomainError('auth_missing', 'This action requires login.');
+    }
+    const match = /^Bearer (.+)$/i.exec(header);
+    const token = match?.[1].trim();
+    if (!token) throw new DomainError('auth_invalid_key', 'Invalid user key');
+    request.principal = await this.verifier.verify(token);
+    return true;
+  }
+}

@@ -1,0 +1,95 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import {
+  HealthCheck,
+  HealthCheckService,
+  HealthIndicatorService,
+  TypeOrmHealthIndicator,
+} from '@nestjs/terminus';
+import Redis from 'ioredis';
+import { Lifecycle } from '../infrastructure/lifecycle';
+import { QueueRegistry } from '../infrastructure/queue/queue-registry';
+import { Public } from './route-policy.decorators';
+
+const CHECK_TIMEOUT_MS = 1_500;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([
+    work,
+    new Promise<never>((_resolve, reject) =>
+      setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref(),
+    ),
+  ]);
+}
+
+/** Liveness says the process runs; readiness says it can serve traffic right now. */
+@ApiExcludeController()
+@Public()
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+    private readonly database: TypeOrmHealthIndicator,
+    private readonly redis: Redis,
+    private readonly queues: QueueRegistry,
+    private readonly lifecycle: Lifecycle,
+  ) {}
+
+  @Get('live')
+  @HealthCheck()
+  live() {
+    return this.health.check([]);
+  }
+
+  @Get('ready')
+  @HealthCheck()
+  ready() {
+    return this.health.check([
+      () => this.lifecycleCheck(),
+      () => this.database.pingCheck('database', { timeout: CHECK_TIMEOUT_MS }),
+      () => this.redisCheck(),
+      () => this.queueCheck(),
+    ]);
+  }
+
+  private async lifecycleCheck() {
+    const check = this.indicators.check('instance');
+    if (this.lifecycle.draining) return check.down({ message: 'draining: shutting down' });
+    try {
+      if (await withTimeout(this.lifecycle.stillPendingMigrations(), CHECK_TIMEOUT_MS)) {
+        return check.down({ message: 'migrations pending' });
+      }
+    } catch (error) {
+      return check.down({ message: `migration state unknown: ${(error as Error).message}` });
+    }
+    return check.up();
+  }
+
+  private async redisCheck() {
+    const check = this.indicators.check('redis');
+    try {
+      await withTimeout(this.redis.ping(), CHECK_TIMEOUT_MS);
+      return check.up();
+    } catch (error) {
+      return check.down({ message: (error as Error).message });
+    }
+  }
+
+  private async queueCheck() {
+    const check = this.indicators.check('queue');
+    try {
+      const details: Record<string, unknown> = {};
+      for (const queue of this.queues.opened()) {
+        await withTimeout(queue.waitUntilReady(), CHECK_TIMEOUT_MS);
+        details[queue.name] = await withTimeout(
+          queue.getJobCounts('waiting', 'active', 'delayed', 'failed'),
+          CHECK_TIMEOUT_MS,
+        );
+      }
+      return check.up(details);
+    } catch (error) {
+      return check.down({ message: (error as Error).message });
+    }
+  }
+}

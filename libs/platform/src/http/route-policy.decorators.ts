@@ -1,0 +1,44 @@
+import {
+  applyDecorators,
+  createParamDecorator,
+  ExecutionContext,
+  SetMetadata,
+} from '@nestjs/common';
+import { ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Principal } from '../domain/principal';
+import { RateLimitedDto } from './openapi-errors';
+
+export type AuthPolicy = 'bearer' | 'public' | 'secret-or-bearer';
+export const AUTH_POLICY = 'auth-policy';
+export const RATE_LIMIT_BUCKET = 'rate-limit-bucket';
+
+/** No credential needed (health, password login, OpenAPI). */
+export const Public = () => SetMetadata(AUTH_POLICY, 'public' satisfies AuthPolicy);
+
+/**
+ * A Bearer token or a tfa_secret in the body (logged-out 2FA flow). With neither, the
+ * guard answers 401 missing_auth_value.
+ */
+export const SecretOrBearer = () =>
+  SetMetadata(AUTH_POLICY, 'secret-or-bearer' satisfies AuthPolicy);
+
+/** A per-endpoint minimum request interval; the threshold comes from configuration. */
+export const RateLimit = (bucket: string) =>
+  applyDecorators(
+    SetMetadata(RATE_LIMIT_BUCKET, bucket),
+    ApiTooManyRequestsResponse({
+      type: RateLimitedDto,
+      description: 'Too frequent; see Retry-After',
+    }),
+  );
+
+export interface AuthenticatedRequest extends Request {
+  principal?: Principal;
+}
+
+/** The authenticated caller; undefined only on public or secret-only requests. */
+export const CurrentPrincipal = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): Principal | undefined =>
+    context.switchToHttp().getRequest<AuthenticatedRequest>().principal,
+);

@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { DataSource, DataSourceOptions } from 'typeorm';
+
+/** Each context keeps its migrations in libs/<context>/src/infrastructure/migrations. */
+export const MIGRATIONS_GLOB = join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  '..',
+  '*',
+  'src',
+  'infrastructure',
+  'migrations',
+  '*.{ts,js}',
+);
+
+const MIGRATION_LOCK_ID = 7_310_042;
+
+export function dataSourceOptions(databaseUrl: string, poolMax = 20): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: databaseUrl,
+    migrations: [MIGRATIONS_GLOB],
+    migrationsTableName: 'schema_migrations',
+    synchronize: false,
+    migrationsRun: false,
+    // Fail fast when the database is unreachable instead of hanging a request.
+    extra: { max: poolMax, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 },
+  };
+}
+
+/** Development convenience: creates the configured database when it does not exist. */
+export async function ensureDatabaseExists(databaseUrl: string): Promise<boolean> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  if (!name) return false;
+  url.pathname = '/postgres';
+  const client = new Client({ connectionString: url.toString(), connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount) return false;
+    try {
+      await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+      return true;
+    } catch (error) {
+      // Another process created it between our check and our CREATE.
+      if ((error as { code?: string }).code === '42P04') return false;
+      throw error;
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Applies pending migrations under an advisory lock, so several api processes or test
+ * runners starting together apply each migration exactly once.
+ */
+export async function runMigrations(dataSource: DataSource): Promise<string[]> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    return applied.map((migration) => migration.name);
+  } finally {
+    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
+    await runner.release();
+  }
+}
+
+export async function hasPendingMigrations(dataSource: DataSource): Promise<boolean> {
+  return dataSource.showMigrations();
+}

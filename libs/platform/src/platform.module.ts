@@ -1,0 +1,235 @@
+import {
+  DynamicModule,
+  Global,
+  Logger,
+  MiddlewareConsumer,
+  Module,
+  NestModule,
+  OnApplicationShutdown,
+  OnModuleInit,
+} from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import Redis from 'ioredis';
+import { LoggerModule } from 'nestjs-pino';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { FixtureRegistry } from './application/fixture-registry';
+import { OperatorCommandRegistry } from './application/operator-command-registry';
+import { Clock } from './application/ports/clock.port';
+import { RandomSource } from './application/ports/random-source.port';
+import { RateLimiter } from './application/ports/rate-limiter.port';
+import { SecretKeeper } from './application/ports/secret-keeper.port';
+import { UnitOfWork } from './application/ports/unit-of-work.port';
+import { Environment } from './config/environment';
+import { loadPlatformConfig, PlatformConfig } from './config/platform-config';
+import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { ErrorCatalog } from './http/error-catalog';
+import { HealthController } from './http/health.controller';
+import { MetricsController } from './http/metrics.controller';
+import { RequestMetricsMiddleware } from './http/request-metrics.middleware';
+import { Metrics } from './application/ports/metrics.port';
+import { PrometheusMetrics } from './infrastructure/metrics/prometheus-metrics';
+import { createValidationPipe } from './http/validation';
+import {
+  CryptoRandomSource,
+  NodeSecretKeeper,
+  SystemClock,
+} from './infrastructure/crypto/node-crypto.adapters';
+import {
+  dataSourceOptions,
+  ensureDatabaseExists,
+  hasPendingMigrations,
+  runMigrations,
+} from './infrastructure/database/database-setup';
+import {
+  TransactionalEntityManager,
+  TypeormUnitOfWork,
+} from './infrastructure/database/transactional-entity-manager';
+import { Lifecycle } from './infrastructure/lifecycle';
+import { QueueRegistry } from './infrastructure/queue/queue-registry';
+import { createInProcessRedis } from './infrastructure/embedded/in-process-redis';
+import { RedisConnectionFactory } from './infrastructure/redis/redis-connection.factory';
+import { RedisRateLimiter } from './infrastructure/redis/redis-rate-limiter';
+
+/** Header names whose values never reach a log line. */
+const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-session-key"]',
+  'res.headers["set-cookie"]',
+  'res.headers["x-session-key"]',
+];
+
+export interface PlatformOptions {
+  env?: Environment;
+  /** Serve /health endpoints (the api); the worker and operator commands do not. */
+  http?: boolean;
+}
+
+@Global()
+@Module({})
+export class PlatformModule implements NestModule, OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('Platform');
+
+  constructor(
+    private readonly config: PlatformConfig,
+    private readonly dataSource: DataSource,
+    private readonly lifecycle: Lifecycle,
+    private readonly redisConnections: RedisConnectionFactory,
+    private readonly queues: QueueRegistry,
+  ) {}
+
+  static forRoot(options: PlatformOptions = {}): DynamicModule {
+    const env = options.env ?? new Environment();
+    const config = loadPlatformConfig(env);
+    return {
+      module: PlatformModule,
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.logLevel,
+            redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+            genReqId: (request, response) => {
+              const given = request.headers['x-request-id'];
+              const id =
+                typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+              response.setHeader('X-Request-Id', id);
+              return id;
+            },
+            serializers: {
+              // Paths only: query strings are not needed to trace a request.
+              req: (request: { id: string; method: string; url: string }) => ({
+                id: request.id,
+                method: request.method,
+                path: request.url.split('?')[0],
+              }),
+            },
+            autoLogging: { ignore: (request) => (request.url ?? '').startsWith('/health') },
+          },
+        }),
+        TypeOrmModule.forRootAsync({
+          useFactory: async () => {
+            await ensureDatabaseExists(config.databaseUrl);
+            // Few, quick retries: an orchestrator restarts a failed start faster than we would wait.
+            return {
+              ...dataSourceOptions(config.databaseUrl, config.databasePoolMax),
+              autoLoadEntities: true,
+              retryAttempts: 3,
+              retryDelay: 1_000,
+            };
+          },
+        }),
+        ...(options.http === false
+          ? []
+          : [TerminusModule.forRoot({ errorLogStyle: 'pretty', logger: false })]),
+      ],
+      controllers: options.http === false ? [] : [HealthController, MetricsController],
+      providers: [
+        { provide: Environment, useValue: env },
+        { provide: PlatformConfig, useValue: config },
+        { provide: Clock, useClass: SystemClock },
+        { provide: RandomSource, useClass: CryptoRandomSource },
+        {
+          provide: SecretKeeper,
+          useValue: new NodeSecretKeeper(config.hmacKey, config.encryptionKeys),
+        },
+        { provide: RedisConnectionFactory, useValue: new RedisConnectionFactory(config.redisUrl) },
+        {
+          provide: Redis,
+          inject: [RedisConnectionFactory],
+          useFactory: (factory: RedisConnectionFactory) =>
+            config.embedded ? createInProcessRedis() : factory.createCommandConnection('commands'),
+        },
+        {
+          provide: RateLimiter,
+          inject: [Redis],
+          useFactory: (redis: Redis) => new RedisRateLimiter(redis),
+        },
+        {
+          provide: QueueRegistry,
+          inject: [RedisConnectionFactory],
+          useFactory: (factory: RedisConnectionFactory) => new QueueRegistry(factory),
+        },
+        Lifecycle,
+        ErrorCatalog,
+        {
+          provide: PrometheusMetrics,
+          inject: [QueueRegistry],
+          useFactory: (queues: QueueRegistry) => new PrometheusMetrics(queues),
+        },
+        { provide: Metrics, useExisting: PrometheusMetrics },
+        {
+          provide: TransactionalEntityManager,
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) => new TransactionalEntityManager(dataSource),
+        },
+        {
+          provide: UnitOfWork,
+          inject: [TransactionalEntityManager],
+          useFactory: (manager: TransactionalEntityManager) => new TypeormUnitOfWork(manager),
+        },
+        {
+          provide: FixtureRegistry,
+          inject: [UnitOfWork],
+          useFactory: (uow: UnitOfWork) => new FixtureRegistry(uow),
+        },
+        OperatorCommandRegistry,
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_PIPE, useFactory: () => createValidationPipe() },
+      ],
+      exports: [
+        Environment,
+        PlatformConfig,
+        Clock,
+        RandomSource,
+        SecretKeeper,
+        RedisConnectionFactory,
+        Redis,
+        RateLimiter,
+        QueueRegistry,
+        Lifecycle,
+        ErrorCatalog,
+        Metrics,
+        PrometheusMetrics,
+        TransactionalEntityManager,
+        UnitOfWork,
+        FixtureRegistry,
+        OperatorCommandRegistry,
+      ],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(RequestMetricsMiddleware).forRoutes('*');
+  }
+
+  async onModuleInit(): Promise<void> {
+    if (
+      this.config.usingDevelopmentSecrets &&
+      !this.config.isProduction &&
+      this.config.nodeEnv !== 'test'
+    ) {
+      this.logger.warn(
+        'Using built-in DEVELOPMENT secrets: set SECRET_HMAC_KEY and ENCRYPTION_KEYS for real use.',
+      );
+    }
+    if (this.config.migrationsRun) {
+      const applied = await runMigrations(this.dataSource);
+      if (applied.length > 0) this.logger.log(`Applied migrations: ${applied.join(', ')}`);
+    }
+    this.lifecycle.checkMigrations = () => hasPendingMigrations(this.dataSource);
+    this.lifecycle.migrationsPending = await hasPendingMigrations(this.dataSource);
+    if (this.lifecycle.migrationsPending) {
+      this.logger.warn(
+        'Migrations are pending: readiness stays down until `npm run migration:run`.',
+      );
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queues.closeAll();
+    await this.redisConnections.closeAll();
+  }
+}

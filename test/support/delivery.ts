@@ -1,0 +1,86 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import Redis from 'ioredis';
+import { SecretKeeper } from '@app/platform';
+import { DIST, TestApi } from './api';
+import { FakeTwilio } from './fake-twilio';
+import { SmtpSink } from './smtp-sink';
+
+/** Delivery test helpers: provider settings pointing at the loopback fakes, a worker process. */
+
+/** Sends SMS through the fake Twilio server. */
+export function twilioEnv(fake: FakeTwilio): Record<string, string> {
+  return {
+    SMS_PROVIDER: 'twilio',
+    TWILIO_API_BASE_URL: fake.url,
+    TWILIO_ACCOUNT_SID: fake.accountSid,
+    TWILIO_AUTH_TOKEN: fake.authToken,
+    TWILIO_FROM: '+14155550100',
+    TWILIO_TIMEOUT_MS: '5000',
+  };
+}
+
+/** Sends email through the SMTP sink (plain SMTP on loopback). */
+export function smtpEnv(sink: SmtpSink): Record<string, string> {
+  return {
+    EMAIL_PROVIDER: 'smtp',
+    SMTP_HOST: sink.host,
+    SMTP_PORT: String(sink.port),
+    SMTP_TLS: 'none',
+    SMTP_FROM: 'GPU Marketplace <no-reply@gpumarket.test>',
+  };
+}
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  output: string[];
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+/** Runs the built worker (`<DIST>/apps/worker/src/main.js`) as its own OS process. */
+export async function spawnWorker(env: Record<string, string>): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [join(DIST, 'apps/worker/src/main.js')], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`worker did not start:\n${output.join('\n')}`)),
+      30_000,
+    );
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited with ${code}:\n${output.join('\n')}`));
+    });
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      output.push(line);
+      if (line.includes('"worker started"')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  child.removeAllListeners('exit');
+  return {
+    child,
+    output,
+    kill: (signal) =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      }),
+  };
+}
+
+/**
+ * Forgets when `number` last got a new SMS, as if the minimum interval had passed (the
+ * anti-fraud counters key numbers by fingerprint).
+ */
+export async function forgetRecentSend(api: TestApi, number: string): Promise<void> {
+  const fingerprint = api.app.get(SecretKeeper).fingerprint('sms-destination', number);
+  await api.app.get(Redis).del(`tfa:sms:last:${fingerprint}`);
+}

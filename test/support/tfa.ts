@@ -1,0 +1,139 @@
+import Redis from 'ioredis';
+import { randomInt } from 'node:crypto';
+import { authenticator } from 'otplib';
+import { OutboxReader } from '@app/identity-tfa';
+import { TransactionalEntityManager } from '@app/platform';
+import { TestApi, TestUser } from './api';
+
+/** 2FA test helpers: codes from the outbox, TOTP codes, and moving stored time. */
+
+const seen = new Map<string, number>();
+
+/**
+ * The code of the newest outbox message to `to` that this test file has not read yet.
+ * Polls with a bounded loop while the in-process worker delivers.
+ */
+export async function readCode(api: TestApi, to: string): Promise<string> {
+  const reader = api.app.get(OutboxReader);
+  const after = seen.get(to.toLowerCase()) ?? 0;
+  for (let i = 0; i < 200; i += 1) {
+    const [latest] = await reader.list(to, 1);
+    if (latest && latest.id > after) {
+      seen.set(to.toLowerCase(), latest.id);
+      const match = /\b(\d{6})\b/.exec(latest.body);
+      if (!match) throw new Error(`no code in outbox message ${latest.id}`);
+      return match[1];
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`no new outbox message to ${to}`);
+}
+
+/** True when a message to `to` arrives that was not read yet (bounded wait). */
+export async function outboxCount(api: TestApi, to: string): Promise<number> {
+  return (await api.app.get(OutboxReader).list(to, 1000)).length;
+}
+
+export function totpCode(secret: string, offsetSteps = 0): string {
+  const epoch = Date.now() + offsetSteps * 30_000;
+  return authenticator.clone({ epoch, step: 30, digits: 6, window: 0 }).generate(secret);
+}
+
+export function sql<T = Record<string, unknown>>(
+  api: TestApi,
+  text: string,
+  params: unknown[] = [],
+) {
+  return api.app.get(TransactionalEntityManager).manager.query(text, params) as Promise<T>;
+}
+
+/**
+ * Lets the current TOTP code be used again, as if 30+ seconds had passed since the last
+ * accepted one (RFC 6238 replay protection otherwise refuses it).
+ */
+export async function forgetTotpUse(api: TestApi, methodId: number): Promise<void> {
+  await sql(api, `UPDATE tfa_methods SET last_totp_step = NULL WHERE id = $1`, [methodId]);
+}
+
+export function redis(api: TestApi): Redis {
+  return api.app.get(Redis);
+}
+
+/** Forgets the "SMS sent moments ago" marker, as if the resend window had passed. */
+export async function forgetRecentSms(api: TestApi, userId: number): Promise<void> {
+  await redis(api).del(`tfa:recent-sms:${userId}`);
+}
+
+/** Authorizes adding a method by an email code (the path of a user without methods). */
+export async function authorizeByEmail(api: TestApi, user: TestUser): Promise<void> {
+  const start = await api
+    .http()
+    .post('/api/v0/tfa/authorize-new-method/')
+    .set(user.auth)
+    .send({ tfa_method: 'email' });
+  if (start.status !== 200) throw new Error(`authorize: ${JSON.stringify(start.body)}`);
+  const code = await readCode(api, user.email);
+  const confirm = await api
+    .http()
+    .put('/api/v0/tfa/authorize-new-method/')
+    .set(user.auth)
+    .send({ secret: start.body.secret, code });
+  if (confirm.status !== 200) throw new Error(`authorize PUT: ${JSON.stringify(confirm.body)}`);
+}
+
+export interface EnabledTotp {
+  methodId: number;
+  secret: string;
+  backupCodes: string[];
+}
+
+/** First-time setup of an authenticator app: email authorization, totp-setup, confirm-new. */
+export async function enableTotp(api: TestApi, user: TestUser): Promise<EnabledTotp> {
+  await authorizeByEmail(api, user);
+  const setup = await api.http().post('/api/v0/tfa/totp-setup/').set(user.auth).send({});
+  const confirm = await api
+    .http()
+    .post('/api/v0/tfa/confirm-new/')
+    .set(user.auth)
+    .send({ tfa_method: 'totp', code: totpCode(setup.body.secret), secret: setup.body.secret });
+  if (confirm.status !== 200) throw new Error(`confirm-new: ${JSON.stringify(confirm.body)}`);
+  await forgetTotpUse(api, confirm.body.method.id);
+  return {
+    methodId: confirm.body.method.id,
+    secret: setup.body.secret,
+    backupCodes: confirm.body.backup_codes ?? [],
+  };
+}
+
+/** Adds an SMS method (authorization must already be granted when the user has methods). */
+export async function addSms(
+  api: TestApi,
+  user: TestUser,
+  phone: string,
+  options: { authorize?: boolean } = { authorize: true },
+): Promise<{ methodId: number; backupCodes?: string[] }> {
+  if (options.authorize !== false) await authorizeByEmail(api, user);
+  const sent = await api
+    .http()
+    .post('/api/v0/tfa/sms/')
+    .set(user.auth)
+    .send({ phone_number: phone });
+  if (sent.status !== 200) throw new Error(`sms: ${JSON.stringify(sent.body)}`);
+  const code = await readCode(api, phone);
+  const confirm = await api
+    .http()
+    .post('/api/v0/tfa/confirm-new/')
+    .set(user.auth)
+    .send({ tfa_method: 'sms', code, secret: sent.body.secret, phone_number: phone });
+  if (confirm.status !== 200) throw new Error(`confirm-new sms: ${JSON.stringify(confirm.body)}`);
+  await forgetRecentSms(api, user.id);
+  return { methodId: confirm.body.method.id, backupCodes: confirm.body.backup_codes };
+}
+
+/**
+ * A fresh E.164 test number (10 random digits): numbers never repeat across runs, so the
+ * outbox never holds an older message for them.
+ */
+export function testPhone(): string {
+  return `+1555${String(randomInt(0, 10_000_000_000)).padStart(10, '0')}`;
+}
