@@ -1,0 +1,92 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import Redis from 'ioredis';
+import {
+  CredentialVerifier,
+  ErrorCatalog,
+  FixtureRegistry,
+  OperatorCommandRegistry,
+  PlatformConfig,
+} from '@app/platform';
+import { AuthenticateBearerUseCase } from './application/authenticate-bearer.use-case';
+import { CreateApiKeyUseCase } from './application/create-api-key.use-case';
+import { CreateUserUseCase } from './application/create-user.use-case';
+import { CredentialIssuer } from './application/credential-issuer';
+import { GetCurrentUserUseCase } from './application/get-current-user.use-case';
+import { PasswordLoginUseCase } from './application/password-login.use-case';
+import {
+  CredentialRepository,
+  TeamRepository,
+} from './application/ports/credential.repository.port';
+import { LoginThrottle } from './application/ports/login-throttle.port';
+import { PasswordHasher } from './application/ports/password-hasher.port';
+import { UserRepository } from './application/ports/user.repository.port';
+import { ACCOUNTS_ERRORS } from './http/accounts-errors';
+import { LoginController } from './http/login.controller';
+import { UsersController } from './http/users.controller';
+import { TeamsFixtureLoader, UsersFixtureLoader } from './infrastructure/accounts-fixture.loaders';
+import { Argon2PasswordHasher } from './infrastructure/argon2-password-hasher';
+import {
+  TypeormCredentialRepository,
+  TypeormTeamRepository,
+} from './infrastructure/persistence/typeorm-credential.repository';
+import { TypeormUserRepository } from './infrastructure/persistence/typeorm-user.repository';
+import { UserOrmEntity } from './infrastructure/persistence/user.orm-entity';
+import { RedisLoginThrottle } from './infrastructure/redis-login-throttle';
+import { AccountsCommands } from './operator/accounts.commands';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([UserOrmEntity])],
+  controllers: [UsersController, LoginController],
+  providers: [
+    { provide: UserRepository, useClass: TypeormUserRepository },
+    { provide: CredentialRepository, useClass: TypeormCredentialRepository },
+    { provide: TeamRepository, useClass: TypeormTeamRepository },
+    { provide: PasswordHasher, useClass: Argon2PasswordHasher },
+    {
+      provide: LoginThrottle,
+      inject: [Redis, PlatformConfig],
+      useFactory: (redis: Redis, config: PlatformConfig) =>
+        new RedisLoginThrottle(redis, {
+          enabled: config.rateLimits.enabled,
+          windowSeconds: 15 * 60,
+          maxFailures: { login: 10, addr: 50 },
+        }),
+    },
+    CredentialIssuer,
+    AuthenticateBearerUseCase,
+    { provide: CredentialVerifier, useExisting: AuthenticateBearerUseCase },
+    GetCurrentUserUseCase,
+    CreateUserUseCase,
+    CreateApiKeyUseCase,
+    PasswordLoginUseCase,
+    UsersFixtureLoader,
+    TeamsFixtureLoader,
+    AccountsCommands,
+  ],
+  exports: [
+    CredentialVerifier,
+    UserRepository,
+    CredentialIssuer,
+    CreateUserUseCase,
+    GetCurrentUserUseCase,
+  ],
+})
+export class AccountsModule implements OnModuleInit {
+  constructor(
+    private readonly errors: ErrorCatalog,
+    private readonly fixtures: FixtureRegistry,
+    private readonly operatorCommands: OperatorCommandRegistry,
+    private readonly usersFixture: UsersFixtureLoader,
+    private readonly teamsFixture: TeamsFixtureLoader,
+    private readonly commands: AccountsCommands,
+  ) {
+    errors.register(ACCOUNTS_ERRORS);
+  }
+
+  onModuleInit(): void {
+    this.fixtures.register(this.usersFixture);
+    this.fixtures.register(this.teamsFixture);
+    for (const command of this.commands.commands()) this.operatorCommands.register(command);
+  }
+}

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, CredentialVerifier, DomainError, Principal } from '@app/platform';
+import { CredentialIssuer } from './credential-issuer';
+import { CredentialRepository } from './ports/credential.repository.port';
+
+/** Bearer token -> principal, for API keys and 2FA session keys alike. */
+@Injectable()
+export class AuthenticateBearerUseCase extends CredentialVerifier {
+  constructor(
+    private readonly credentials: CredentialRepository,
+    private readonly issuer: CredentialIssuer,
+    private readonly clock: Clock,
+  ) {
+    super();
+  }
+
+  async verify(bearerToken: string): Promise<Principal> {
+    return this.execute(bearerToken);
+  }
+
+  async execute(bearerToken: string): Promise<Principal> {
+    const record = await this.credentials.findByHash(this.issuer.fingerprint(bearerToken));
+    if (!record) throw new DomainError('auth_invalid_key', 'Invalid user key');
+    if (record.expiresAt && record.expiresAt.getTime() <= this.clock.nowMs()) {
+      throw new DomainError('auth_session_expired', 'Session expired. Please log in again.');
+    }
+    return {
+      userId: record.userId,
+      credentialId: record.id,
+      credentialKind: record.kind,
+      teamId: record.teamId,
+      isAdminUser: record.isAdminUser,
+      isAdminSession: record.isAdminSession && record.isAdminUser,
+    };
+  }
+}

@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@app/platform';
+import { CredentialIssuer } from './credential-issuer';
+import { TeamRepository } from './ports/credential.repository.port';
+import { UserRepository } from './ports/user.repository.port';
+
+/** A personal key, or a key scoped to a team the user belongs to (team context). */
+@Injectable()
+export class CreateApiKeyUseCase {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly teams: TeamRepository,
+    private readonly issuer: CredentialIssuer,
+  ) {}
+
+  async execute(
+    userId: number,
+    teamId: number | null = null,
+    explicitKey?: string,
+  ): Promise<string> {
+    if (!(await this.users.findById(userId)))
+      throw new DomainError('not_found', `No user ${userId}`);
+    if (teamId !== null && !(await this.teams.isMember(teamId, userId))) {
+      throw new DomainError('bad_request', `User ${userId} is not a member of team ${teamId}`);
+    }
+    return this.issuer.issueApiKey(userId, teamId, explicitKey);
+  }
+}

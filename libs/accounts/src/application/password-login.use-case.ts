@@ -1,0 +1,68 @@
+import { Injectable, Optional } from '@nestjs/common';
+import { DomainError } from '@app/platform';
+import { User } from '../domain/user';
+import { CredentialIssuer } from './credential-issuer';
+import { LoginSecondFactor } from './ports/login-second-factor.port';
+import { LoginThrottle } from './ports/login-throttle.port';
+import { PasswordHasher } from './ports/password-hasher.port';
+import { UserRepository } from './ports/user.repository.port';
+
+export interface PasswordLoginCommand {
+  login: string;
+  password: string;
+  clientAddress: string;
+}
+
+export type PasswordLoginResult =
+  | { kind: 'session'; user: User; sessionKey: string; expiresAt: Date }
+  | {
+      kind: 'second_factor';
+      user: User;
+      tfaSecret: string;
+      methods: Array<Record<string, unknown>>;
+    };
+
+const INVALID = 'Invalid username or password.';
+
+/**
+ * Username-or-email + password. Every failure looks the same (no user enumeration) and
+ * costs the same time; repeated failures per login name or client address are refused.
+ */
+@Injectable()
+export class PasswordLoginUseCase {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly throttle: LoginThrottle,
+    private readonly issuer: CredentialIssuer,
+    @Optional() private readonly secondFactor?: LoginSecondFactor,
+  ) {}
+
+  async execute(command: PasswordLoginCommand): Promise<PasswordLoginResult> {
+    const throttleKeys = [`login:${command.login.toLowerCase()}`, `addr:${command.clientAddress}`];
+    if (await this.throttle.isBlocked(throttleKeys)) {
+      throw new DomainError('login_throttled', 'Too many failed login attempts; try again later.');
+    }
+    const found = await this.users.findByLogin(command.login);
+    const valid = await this.hasher.verify(found?.passwordHash ?? null, command.password);
+    if (!found || !valid) {
+      await this.throttle.recordFailure(throttleKeys);
+      throw new DomainError('login_failed', INVALID);
+    }
+    await this.throttle.reset(throttleKeys);
+    const user = found.user;
+    if (user.tfaStatus !== 'disabled') {
+      if (!this.secondFactor)
+        throw new DomainError('service_unavailable', 'Two-factor authentication is unavailable.');
+      const challenge = await this.secondFactor.openLoginChallenge(user.id);
+      return {
+        kind: 'second_factor',
+        user,
+        tfaSecret: challenge.secret,
+        methods: challenge.methods,
+      };
+    }
+    const session = await this.issuer.issueSession(user.id);
+    return { kind: 'session', user, ...session };
+  }
+}

@@ -1,0 +1,5 @@
+export abstract class PasswordHasher {
+  abstract hash(password: string): Promise<string>;
+  /** Also spends the full verification time when `hash` is null (unknown user). */
+  abstract verify(hash: string | null, password: string): Promise<boolean>;
+}

@@ -1,0 +1,29 @@
+import { TfaStatus, User } from '../../domain/user';
+
+export interface NewUser {
+  id?: number;
+  email: string;
+  username?: string | null;
+  fullName?: string;
+  passwordHash?: string | null;
+  emailVerified?: boolean;
+  isAdmin?: boolean;
+  phoneNumber?: string | null;
+  tfaStatus?: TfaStatus;
+  credit?: number;
+}
+
+export interface UserWithPassword {
+  user: User;
+  passwordHash: string | null;
+}
+
+export abstract class UserRepository {
+  abstract findById(id: number): Promise<User | null>;
+  abstract findByLogin(usernameOrEmail: string): Promise<UserWithPassword | null>;
+  abstract create(user: NewUser): Promise<User>;
+  /** Insert or replace by explicit id (fixtures). */
+  abstract upsert(user: NewUser & { id: number }): Promise<User>;
+  abstract setTfaState(userId: number, enabled: boolean, status: TfaStatus): Promise<void>;
+  abstract setSmsFraudFlag(userId: number, flaggedAt: Date | null): Promise<boolean>;
+}

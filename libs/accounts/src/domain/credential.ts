@@ -1,0 +1,17 @@
+export type CredentialKind = 'api_key' | 'session';
+
+/** A stored Bearer credential: only the fingerprint of the key is kept. */
+export interface CredentialRecord {
+  id: number;
+  kind: CredentialKind;
+  userId: number;
+  teamId: number | null;
+  isAdminSession: boolean;
+  expiresAt: Date | null;
+  isAdminUser: boolean;
+}
+
+/** Visible prefix kept beside the fingerprint so operators can tell keys apart. */
+export function keyPrefix(key: string): string {
+  return key.slice(0, 8);
+}

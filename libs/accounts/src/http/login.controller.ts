@@ -1,0 +1,110 @@
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import {
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiTags,
+} from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import type { Request, Response } from 'express';
+import { DomainError, Public } from '@app/platform';
+import { PasswordLoginUseCase } from '../application/password-login.use-case';
+import { SESSION_COOKIE, setSessionCookie } from './session-cookie';
+import { presentUser } from './user.presenter';
+import { UserResponseDto } from './user.response.dto';
+
+export class PasswordLoginRequestDto {
+  @ApiPropertyOptional({ description: 'username or email; one of the two is required' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(320)
+  username?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(320)
+  email?: string;
+
+  @ApiProperty()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(1024)
+  password: string;
+}
+
+export class PasswordLoginResponseDto {
+  @ApiProperty() success: boolean;
+  @ApiProperty({ description: 'true when a second factor must complete the login' })
+  tfa_required: boolean;
+  @ApiPropertyOptional({
+    description: 'without 2FA: the new session key (also in a cookie and X-Session-Key)',
+  })
+  session_key?: string;
+  @ApiPropertyOptional({ description: 'without 2FA: session expiry, unix seconds' })
+  expires_at?: number;
+  @ApiPropertyOptional({ type: UserResponseDto }) user?: UserResponseDto;
+  @ApiPropertyOptional({
+    description: 'with 2FA: opens a 10-minute login challenge; send it back to the 2FA routes',
+  })
+  tfa_secret?: string;
+  @ApiPropertyOptional({
+    description: 'with 2FA: the configured methods',
+    type: 'array',
+    items: { type: 'object' },
+  })
+  methods?: Array<Record<string, unknown>>;
+}
+
+@ApiTags('users')
+@Controller('api/v0/users')
+export class LoginController {
+  constructor(private readonly passwordLogin: PasswordLoginUseCase) {}
+
+  @Public()
+  @Post('login')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Password login',
+    description:
+      'Without 2FA: a session key (body, cookie and X-Session-Key header). With 2FA: tfa_required, a tfa_secret ' +
+      'opening a 10-minute login challenge, and the methods to choose from.',
+  })
+  @ApiOkResponse({
+    type: PasswordLoginResponseDto,
+    description: 'session or second-factor challenge',
+  })
+  async login(
+    @Body() body: PasswordLoginRequestDto,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<Record<string, unknown>> {
+    const login = body.username ?? body.email;
+    if (!login)
+      throw new DomainError('bad_request', 'Invalid request: username or email is required');
+    const result = await this.passwordLogin.execute({
+      login,
+      password: body.password,
+      clientAddress: request.ip ?? 'unknown',
+    });
+    if (result.kind === 'second_factor') {
+      return {
+        success: true,
+        tfa_required: true,
+        tfa_secret: result.tfaSecret,
+        methods: result.methods,
+      };
+    }
+    setSessionCookie(response, result.sessionKey, result.expiresAt);
+    return {
+      success: true,
+      tfa_required: false,
+      session_key: result.sessionKey,
+      expires_at: Math.floor(result.expiresAt.getTime() / 1000),
+      user: presentUser(result.user),
+    };
+  }
+}
+
+export { SESSION_COOKIE };

@@ -1,0 +1,23 @@
+import { User } from '../domain/user';
+
+/**
+ * The user object of the spec (id, email, full_name, tfa_status, ...) plus the fields the
+ * public client's `show user` table reads. Never a hash or key.
+ */
+export function presentUser(user: User): Record<string, unknown> {
+  return {
+    id: user.id,
+    email: user.email,
+    username: user.username,
+    user: user.username,
+    full_name: user.fullName,
+    fullname: user.fullName,
+    email_verified: user.emailVerifiedAt !== null,
+    is_admin: user.isAdmin,
+    tfa_enabled: user.tfaEnabled,
+    tfa_status: user.tfaStatus,
+    credit: user.credit,
+    balance: user.balance,
+    created_at: Math.floor(user.createdAt.getTime() / 1000),
+  };
+}

@@ -1,0 +1,10 @@
+export * from './domain/user';
+export * from './domain/credential';
+export { UserRepository } from './application/ports/user.repository.port';
+export { LoginSecondFactor } from './application/ports/login-second-factor.port';
+export { CredentialIssuer } from './application/credential-issuer';
+export { CreateUserUseCase, CreateUserCommand } from './application/create-user.use-case';
+export { GetCurrentUserUseCase } from './application/get-current-user.use-case';
+export { presentUser } from './http/user.presenter';
+export { setSessionCookie, SESSION_COOKIE, SESSION_HEADER } from './http/session-cookie';
+export { AccountsModule } from './accounts.module';

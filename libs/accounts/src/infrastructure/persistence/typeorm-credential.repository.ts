@@ -1,0 +1,116 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionalEntityManager } from '@app/platform';
+import { CredentialRecord } from '../../domain/credential';
+import {
+  CredentialRepository,
+  NewApiKey,
+  NewSession,
+  TeamRepository,
+} from '../../application/ports/credential.repository.port';
+
+interface CredentialRow {
+  kind: 'api_key' | 'session';
+  id: number;
+  user_id: number;
+  team_id: number | null;
+  is_admin_session: boolean;
+  expires_at: Date | null;
+  is_admin_user: boolean;
+}
+
+/** API keys and sessions share one lookup: both are Bearer credentials. */
+@Injectable()
+export class TypeormCredentialRepository extends CredentialRepository {
+  constructor(private readonly tx: TransactionalEntityManager) {
+    super();
+  }
+
+  async findByHash(keyHash: string): Promise<CredentialRecord | null> {
+    const rows: CredentialRow[] = await this.tx.manager.query(
+      `SELECT c.kind, c.id, c.user_id, c.team_id, c.is_admin_session, c.expires_at, u.is_admin AS is_admin_user
+         FROM (
+           SELECT 'api_key' AS kind, id, user_id, team_id, false AS is_admin_session, NULL::timestamptz AS expires_at
+             FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL
+           UNION ALL
+           SELECT 'session', id, user_id, team_id, is_admin, expires_at
+             FROM sessions WHERE key_hash = $1 AND revoked_at IS NULL
+         ) c JOIN users u ON u.id = c.user_id
+        LIMIT 1`,
+      [keyHash],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      id: row.id,
+      kind: row.kind,
+      userId: row.user_id,
+      teamId: row.team_id,
+      isAdminSession: row.is_admin_session,
+      expiresAt: row.expires_at,
+      isAdminUser: row.is_admin_user,
+    };
+  }
+
+  async createApiKey(key: NewApiKey): Promise<number> {
+    const rows: Array<{ id: number }> = await this.tx.manager.query(
+      `INSERT INTO api_keys (user_id, team_id, key_hash, key_prefix) VALUES ($1, $2, $3, $4) RETURNING id`,
+      [key.userId, key.teamId, key.keyHash, key.keyPrefix],
+    );
+    return rows[0].id;
+  }
+
+  async upsertApiKey(key: NewApiKey): Promise<number> {
+    const rows: Array<{ id: number }> = await this.tx.manager.query(
+      `INSERT INTO api_keys (user_id, team_id, key_hash, key_prefix) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (key_hash) DO UPDATE SET user_id = EXCLUDED.user_id, team_id = EXCLUDED.team_id, revoked_at = NULL
+       RETURNING id`,
+      [key.userId, key.teamId, key.keyHash, key.keyPrefix],
+    );
+    return rows[0].id;
+  }
+
+  async createSession(session: NewSession): Promise<number> {
+    const rows: Array<{ id: number }> = await this.tx.manager.query(
+      `INSERT INTO sessions (user_id, team_id, key_hash, is_admin, expires_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+      [session.userId, session.teamId, session.keyHash, session.isAdmin, session.expiresAt],
+    );
+    return rows[0].id;
+  }
+}
+
+@Injectable()
+export class TypeormTeamRepository extends TeamRepository {
+  constructor(private readonly tx: TransactionalEntityManager) {
+    super();
+  }
+
+  async upsert(team: { id: number; name: string }): Promise<void> {
+    await this.tx.manager.query(
+      `INSERT INTO teams (id, name) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name`,
+      [team.id, team.name],
+    );
+  }
+
+  async create(name: string): Promise<number> {
+    const rows: Array<{ id: number }> = await this.tx.manager.query(
+      `INSERT INTO teams (name) VALUES ($1) RETURNING id`,
+      [name],
+    );
+    return rows[0].id;
+  }
+
+  async addMember(teamId: number, userId: number): Promise<void> {
+    await this.tx.manager.query(
+      `INSERT INTO team_members (team_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+      [teamId, userId],
+    );
+  }
+
+  async isMember(teamId: number, userId: number): Promise<boolean> {
+    const rows = await this.tx.manager.query(
+      `SELECT 1 FROM team_members WHERE team_id = $1 AND user_id = $2`,
+      [teamId, userId],
+    );
+    return rows.length > 0;
+  }
+}

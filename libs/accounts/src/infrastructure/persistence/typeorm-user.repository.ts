@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, TransactionalEntityManager } from '@app/platform';
+import { TfaStatus, User } from '../../domain/user';
+import {
+  NewUser,
+  UserRepository,
+  UserWithPassword,
+} from '../../application/ports/user.repository.port';
+import { toUser } from './user.mapper';
+import { UserOrmEntity } from './user.orm-entity';
+
+const UNIQUE_VIOLATION = '23505';
+
+@Injectable()
+export class TypeormUserRepository extends UserRepository {
+  constructor(private readonly tx: TransactionalEntityManager) {
+    super();
+  }
+
+  private get repo() {
+    return this.tx.manager.getRepository(UserOrmEntity);
+  }
+
+  async findById(id: number): Promise<User | null> {
+    const row = await this.repo.findOneBy({ id });
+    return row ? toUser(row) : null;
+  }
+
+  async findByLogin(usernameOrEmail: string): Promise<UserWithPassword | null> {
+    const row = await this.repo
+      .createQueryBuilder('u')
+      .where('lower(u.email) = lower(:login) OR lower(u.username) = lower(:login)', {
+        login: usernameOrEmail,
+      })
+      .orderBy('u.id')
+      .getOne();
+    return row ? { user: toUser(row), passwordHash: row.passwordHash } : null;
+  }
+
+  async create(user: NewUser): Promise<User> {
+    try {
+      const row = await this.repo.save(this.repo.create(this.toRow(user)));
+      return toUser((await this.repo.findOneByOrFail({ id: row.id })) as UserOrmEntity);
+    } catch (error) {
+      throw this.translate(error, user);
+    }
+  }
+
+  async upsert(user: NewUser & { id: number }): Promise<User> {
+    try {
+      await this.repo.upsert(this.toRow(user), { conflictPaths: ['id'] });
+      return toUser(await this.repo.findOneByOrFail({ id: user.id }));
+    } catch (error) {
+      throw this.translate(error, user);
+    }
+  }
+
+  async setTfaState(userId: number, enabled: boolean, status: TfaStatus): Promise<void> {
+    await this.repo.update({ id: userId }, {
+      tfaEnabled: enabled,
+      tfaStatus: status,
+      updatedAt: () => 'now()',
+    } as never);
+  }
+
+  async setSmsFraudFlag(userId: number, flaggedAt: Date | null): Promise<boolean> {
+    const result = await this.repo.update({ id: userId }, { smsFraudFlaggedAt: flaggedAt });
+    return (result.affected ?? 0) > 0;
+  }
+
+  private toRow(user: NewUser): Partial<UserOrmEntity> {
+    const tfaStatus = user.tfaStatus ?? 'disabled';
+    return {
+      ...(user.id !== undefined ? { id: user.id } : {}),
+      email: user.email,
+      username: user.username ?? null,
+      fullName: user.fullName ?? '',
+      passwordHash: user.passwordHash ?? null,
+      emailVerifiedAt: user.emailVerified ? new Date() : null,
+      isAdmin: user.isAdmin ?? false,
+      phoneNumber: user.phoneNumber ?? null,
+      tfaEnabled: tfaStatus !== 'disabled',
+      tfaStatus,
+      credit: user.credit ?? 0,
+      balance: user.credit ?? 0,
+    };
+  }
+
+  private translate(error: unknown, user: NewUser): unknown {
+    if ((error as { driverError?: { code?: string } }).driverError?.code === UNIQUE_VIOLATION) {
+      return new DomainError(
+        'bad_request',
+        `A user with email ${user.email} or that username already exists`,
+      );
+    }
+    return error;
+  }
+}
