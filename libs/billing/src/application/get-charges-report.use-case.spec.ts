@@ -1,0 +1,119 @@
+import { testSecretKeeper } from '@app/platform/testing';
+import { ChargeQuery } from '../domain/charge-report';
+import { Contract } from '../domain/contract';
+import { InMemoryChargeReportReader } from '../testing/in-memory-charge-report.reader';
+import { GetChargesReportUseCase } from './get-charges-report.use-case';
+
+const DAY = 86_400;
+const USER = 1;
+
+function contract(id: number, overrides: Partial<Contract> = {}): Contract {
+  return {
+    id,
+    userId: USER,
+    kind: 'instance',
+    start: id * 10,
+    end: 1000 - id,
+    label: null,
+    templateId: null,
+    endpointId: null,
+    workergroupId: null,
+    ...overrides,
+  };
+}
+
+const gpu = (day: number, amount: string) => ({
+  day,
+  type: 'gpu' as const,
+  quantity: '1',
+  unit: 'hours',
+  rate: amount,
+  amount,
+});
+
+function query(overrides: Partial<ChargeQuery> = {}): ChargeQuery {
+  return {
+    gte: 0,
+    lte: DAY,
+    categories: null,
+    format: 'table',
+    latestFirst: true,
+    limit: 100,
+    afterToken: null,
+    ...overrides,
+  };
+}
+
+describe('GetChargesReportUseCase', () => {
+  let reader: InMemoryChargeReportReader;
+  let useCase: GetChargesReportUseCase;
+
+  beforeEach(() => {
+    reader = new InMemoryChargeReportReader();
+    useCase = new GetChargesReportUseCase(reader, testSecretKeeper());
+    for (let id = 1; id <= 9; id += 1) reader.add(contract(id), [gpu(0, '0.0005')]);
+    reader.add(contract(10, { endpointId: 3 }), [gpu(DAY, '1.25')]);
+    reader.add(contract(11, { endpointId: 3 }), [gpu(0, '1.2505')]);
+    reader.add(contract(12, { workergroupId: 4 }), [gpu(0, '2')]);
+    reader.add(contract(13, { userId: 2 }), [gpu(0, '2')]);
+    reader.add(contract(14), [gpu(2 * DAY, '2')]);
+  });
+
+  async function walk(base: ChargeQuery): Promise<string[]> {
+    const seen: string[] = [];
+    let token: string | null = null;
+    do {
+      const page = await useCase.execute(USER, { ...base, afterToken: token });
+      expect(page.count).toBe(page.results.length);
+      seen.push(...page.results.map((entry) => entry.source as string));
+      token = page.next_token;
+    } while (token !== null);
+    return seen;
+  }
+
+  it('pages with a signed cursor: every entry once, no empty last page', async () => {
+    const first = await useCase.execute(USER, query({ limit: 4 }));
+    expect(first).toMatchObject({ success: true, count: 4, total: 12 });
+    expect(typeof first.next_token).toBe('string');
+    const all = await walk(query({ limit: 4 }));
+    expect(all).toHaveLength(12);
+    expect(new Set(all).size).toBe(12);
+    const exact = await useCase.execute(USER, query({ limit: 12 }));
+    expect(exact.next_token).toBeNull();
+  });
+
+  it('groups serverless contracts into wrappers in tree format', async () => {
+    const page = await useCase.execute(USER, query({ format: 'tree' }));
+    expect(page.total).toBe(11);
+    const wrapper = page.results.find((entry) => entry.source === 'endpoint-3');
+    expect(wrapper).toEqual({
+      start: 100,
+      end: 990,
+      type: 'serverless',
+      source: 'endpoint-3',
+      description: 'Endpoint 3 Charges - 2 contracts',
+      amount: 2.501,
+      metadata: { endpoint_id: 3 },
+      items: [],
+    });
+    expect(page.results.find((entry) => entry.source === 'workergroup-4')?.amount).toBe(2);
+  });
+
+  it('keeps a walk on its snapshot while contracts are added', async () => {
+    const first = await useCase.execute(USER, query({ limit: 5 }));
+    reader.add(contract(50, { end: 5000 }), [gpu(0, '1')]);
+    reader.add(contract(51, { end: 1 }), [gpu(0, '1')]);
+    const second = await useCase.execute(USER, query({ limit: 100, afterToken: first.next_token }));
+    expect(second.total).toBe(12);
+    expect(second.results.map((entry) => entry.source)).not.toContain('instance-51');
+    expect(first.count + second.count).toBe(12);
+  });
+
+  it('rounds the exact sum once', async () => {
+    const page = await useCase.execute(
+      USER,
+      query({ categories: ['instance'], latestFirst: false }),
+    );
+    expect(page.results[0]).toMatchObject({ source: 'instance-1', amount: 0.001 });
+  });
+});

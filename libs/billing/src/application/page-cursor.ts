@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { DomainError, SecretKeeper } from '@app/platform';
+import { ChargeFilter, SortKey } from '../domain/charge-report';
+import { BILLING_ERROR_CODES, INVALID_TOKEN_MSG } from './billing-error-codes';
+
+const PURPOSE = 'charges-page-cursor';
+
+/** Where the next page starts, and the contract snapshot (`seq` bound) of the walk. */
+export interface PageCursor {
+  after: SortKey;
+  snapshot: string;
+}
+
+/**
+ * Digest of everything that defines the walk: the caller, the day range, the classes,
+ * the format and the order. A token only continues the walk it was made for.
+ */
+export function walkDigest(userId: number, filter: ChargeFilter): string {
+  const canonical = JSON.stringify([
+    userId,
+    filter.gte,
+    filter.lte,
+    filter.categories,
+    filter.format,
+    filter.latestFirst,
+  ]);
+  return createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
+}
+
+/**
+ * Opaque next_token: an HMAC-signed (SecretKeeper.sign) JSON payload holding the last
+ * sort key of the page, the snapshot and the walk digest.
+ */
+export class PageCursorCodec {
+  constructor(private readonly secrets: SecretKeeper) {}
+
+  encode(userId: number, filter: ChargeFilter, cursor: PageCursor): string {
+    const payload = {
+      d: walkDigest(userId, filter),
+      v: cursor.after.value,
+      s: cursor.after.source,
+      n: cursor.snapshot,
+    };
+    return this.secrets.sign(PURPOSE, JSON.stringify(payload));
+  }
+
+  /** The cursor of a token made for this caller and filter; otherwise 400 invalid_token. */
+  decode(userId: number, filter: ChargeFilter, token: string): PageCursor {
+    const cursor = this.tryDecode(userId, filter, token);
+    if (!cursor) throw new DomainError(BILLING_ERROR_CODES.invalidToken, INVALID_TOKEN_MSG);
+    return cursor;
+  }
+
+  private tryDecode(userId: number, filter: ChargeFilter, token: string): PageCursor | null {
+    if (token.length > 1024) return null;
+    const payload = this.secrets.verify(PURPOSE, token);
+    if (payload === null) return null;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(payload);
+    } catch {
+      return null;
+    }
+    if (typeof parsed !== 'object' || parsed === null) return null;
+    const { d, v, s, n } = parsed as Record<string, unknown>;
+    if (d !== walkDigest(userId, filter)) return null;
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) return null;
+    if (typeof s !== 'string' || typeof n !== 'string' || !/^\d{1,19}$/.test(n)) return null;
+    return { after: { value: v, source: s }, snapshot: n };
+  }
+}

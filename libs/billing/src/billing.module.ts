@@ -1,0 +1,43 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { ErrorCatalog, FixtureRegistry, OperatorCommandRegistry } from '@app/platform';
+import { GetChargesReportUseCase } from './application/get-charges-report.use-case';
+import { ChargeReportReader } from './application/ports/charge-report.reader.port';
+import { ContractRepository } from './application/ports/contract.repository.port';
+import { DemoDataSeeder } from './application/ports/demo-data.seeder.port';
+import { BILLING_ERRORS } from './http/billing-errors';
+import { ChargesController } from './http/charges.controller';
+import { ContractsFixtureLoader } from './infrastructure/contracts-fixture.loader';
+import { SqlChargeReportReader } from './infrastructure/sql-charge-report.reader';
+import { SqlDemoDataSeeder } from './infrastructure/sql-demo-data.seeder';
+import { TypeormContractRepository } from './infrastructure/typeorm-contract.repository';
+import { BillingCommands } from './operator/billing.commands';
+
+/** The charges report over contracts and their daily charges (docs/billing.md). */
+@Module({
+  controllers: [ChargesController],
+  providers: [
+    { provide: ChargeReportReader, useClass: SqlChargeReportReader },
+    { provide: ContractRepository, useClass: TypeormContractRepository },
+    { provide: DemoDataSeeder, useClass: SqlDemoDataSeeder },
+    GetChargesReportUseCase,
+    ContractsFixtureLoader,
+    BillingCommands,
+  ],
+  exports: [ContractRepository],
+})
+export class BillingModule implements OnModuleInit {
+  constructor(
+    errors: ErrorCatalog,
+    private readonly fixtures: FixtureRegistry,
+    private readonly operatorCommands: OperatorCommandRegistry,
+    private readonly contractsFixture: ContractsFixtureLoader,
+    private readonly commands: BillingCommands,
+  ) {
+    errors.register(BILLING_ERRORS);
+  }
+
+  onModuleInit(): void {
+    this.fixtures.register(this.contractsFixture);
+    for (const command of this.commands.commands()) this.operatorCommands.register(command);
+  }
+}

@@ -1,0 +1,830 @@
+import { DataSource } from 'typeorm';
+import { loadFixtures, startApi, TestApi } from '@test/support/api';
+
+/**
+ * GET /api/v0/charges/ over HTTP on hand-written fixtures (ids 10000-19999). Every amount
+ * below is computed by hand from the charges listed in FIXTURES.
+ */
+const DAY = 86_400;
+const D0 = 1_767_225_600; // 2026-01-01T00:00Z
+const day = (n: number) => D0 + n * DAY;
+const HOUR = 3600;
+
+const MAIN = 10001;
+const OTHER = 10002;
+const BULK = 10003;
+const KEY = 'billing-e2e-key-10001';
+const OTHER_KEY = 'billing-e2e-key-10002';
+const BULK_KEY = 'billing-e2e-key-10003';
+const auth = { Authorization: `Bearer ${KEY}` };
+
+type Charge = [number, string, string, string, string, string];
+function charges(rows: Charge[]) {
+  return rows.map(([d, type, quantity, unit, rate, amount]) => ({
+    day: d,
+    type,
+    quantity,
+    unit,
+    rate,
+    amount,
+  }));
+}
+
+function contract(
+  id: number,
+  userId: number,
+  kind: 'instance' | 'volume',
+  start: number,
+  end: number,
+  extra: Partial<Record<'label' | 'template_id' | 'endpoint_id' | 'workergroup_id', unknown>>,
+  rows: Charge[],
+) {
+  return {
+    id,
+    user_id: userId,
+    kind,
+    start,
+    end,
+    label: null,
+    template_id: null,
+    endpoint_id: null,
+    workergroup_id: null,
+    ...extra,
+    charges: charges(rows),
+  };
+}
+
+// Range R1 = [day 0, day 3].
+const R1_CONTRACTS = [
+  // gpu 23+24+24+2 = 73 h x 0.389 = 28.397; disk 4 x 0.5 = 2; bwd 0.142; bwu 0.0248
+  // total 30.5638 -> 30.564
+  contract(
+    11001,
+    MAIN,
+    'instance',
+    day(0) + HOUR,
+    day(3) + 2 * HOUR,
+    { label: 'train', template_id: 101 },
+    [
+      [day(0), 'gpu', '23', 'hours', '0.389', '8.947'],
+      [day(1), 'gpu', '24', 'hours', '0.389', '9.336'],
+      [day(2), 'gpu', '24', 'hours', '0.389', '9.336'],
+      [day(3), 'gpu', '2', 'hours', '0.389', '0.778'],
+      [day(0), 'disk', '100', 'GB-days', '0.005', '0.5'],
+      [day(1), 'disk', '100', 'GB-days', '0.005', '0.5'],
+      [day(2), 'disk', '100', 'GB-days', '0.005', '0.5'],
+      [day(3), 'disk', '100', 'GB-days', '0.005', '0.5'],
+      [day(1), 'bwd', '14.2', 'GB', '0.01', '0.142'],
+      [day(2), 'bwu', '3.1', 'GB', '0.008', '0.0248'],
+    ],
+  ),
+  // In R1: days 1-3, 150 GB-days x 0.004 = 0.6 (day 4 is outside R1).
+  contract(11002, MAIN, 'volume', day(1), day(5), {}, [
+    [day(1), 'disk', '50', 'GB-days', '0.004', '0.2'],
+    [day(2), 'disk', '50', 'GB-days', '0.004', '0.2'],
+    [day(3), 'disk', '50', 'GB-days', '0.004', '0.2'],
+    [day(4), 'disk', '50', 'GB-days', '0.004', '0.2'],
+  ]),
+  // Serverless under endpoint 501: 9 + 3 = 12 and 6 + 6 = 12; the wrapper 24.
+  contract(
+    11004,
+    MAIN,
+    'instance',
+    day(1) + 6 * HOUR,
+    day(2) + 6 * HOUR,
+    { endpoint_id: 501, workergroup_id: 601 },
+    [
+      [day(1), 'gpu', '18', 'hours', '0.5', '9.0'],
+      [day(2), 'gpu', '6', 'hours', '0.5', '3.0'],
+    ],
+  ),
+  contract(
+    11005,
+    MAIN,
+    'instance',
+    day(0) + 12 * HOUR,
+    day(1) + 12 * HOUR,
+    { endpoint_id: 501, workergroup_id: 602 },
+    [
+      [day(0), 'gpu', '12', 'hours', '0.5', '6.0'],
+      [day(1), 'gpu', '12', 'hours', '0.5', '6.0'],
+    ],
+  ),
+  // Serverless under a bare workergroup: 24 h x 0.25 = 6.
+  contract(11006, MAIN, 'instance', day(2), day(3), { workergroup_id: 701, label: 'wg' }, [
+    [day(2), 'gpu', '24', 'hours', '0.25', '6.0'],
+  ]),
+  // Charge days with a hole (day 0 and day 5): in R1 only day 0 counts (0.4); not in [day 1, day 4].
+  contract(11008, MAIN, 'instance', day(0), day(6), {}, [
+    [day(0), 'gpu', '1', 'hours', '0.4', '0.4'],
+    [day(5), 'gpu', '1', 'hours', '0.4', '0.4'],
+  ]),
+  // Charged only on day 10: never in R1.
+  contract(11007, MAIN, 'instance', day(10), day(11), {}, [
+    [day(10), 'gpu', '1', 'hours', '1', '1'],
+  ]),
+  // Another user's contract in R1: never in MAIN's report.
+  contract(12001, OTHER, 'instance', day(0), day(2), {}, [[day(1), 'gpu', '2', 'hours', '1', '2']]),
+];
+
+// Rounding, range [day 20, day 29]:
+//  bwu 10 x 0.00045 = 0.0045 -> 0.005 (a float sum gives 0.0044999... -> 0.004);
+//  bwd 7 x 0.0715 = 0.5005 -> 0.501 (a float sum gives 0.50049999... -> 0.500);
+//  gpu 0.0005 -> 0.001; the entry 0.0045 + 0.5005 + 0.0005 = 0.5055 -> 0.506 (rounded items would sum to 0.507).
+const ROUNDING = contract(11003, MAIN, 'instance', day(20), day(30), {}, [
+  [day(20), 'gpu', '0.001', 'hours', '0.5', '0.0005'],
+  ...Array.from({ length: 10 }, (_, i): Charge => [
+    day(20 + i),
+    'bwu',
+    '0.05625',
+    'GB',
+    '0.008',
+    '0.00045',
+  ]),
+  ...Array.from({ length: 7 }, (_, i): Charge => [
+    day(20 + i),
+    'bwd',
+    '7.15',
+    'GB',
+    '0.01',
+    '0.0715',
+  ]),
+]);
+
+// Walk range [day 40, day 40]: 25 contracts, 5 end values shared by 5 each (ties by source).
+const WALK_IDS = Array.from({ length: 25 }, (_, i) => 11100 + i);
+function walkGroup(id: number): Record<string, number> {
+  if (id === 11120 || id === 11121) return { endpoint_id: 801, workergroup_id: 8011 };
+  if (id === 11122) return { endpoint_id: 802 };
+  if (id === 11123 || id === 11124) return { workergroup_id: 901 };
+  return {};
+}
+const WALK = WALK_IDS.map((id, i) =>
+  contract(
+    id,
+    MAIN,
+    i % 4 === 3 ? 'volume' : 'instance',
+    day(40) - (i % 3) * HOUR,
+    day(40) + (i % 5) * HOUR,
+    walkGroup(id),
+    [[day(40), 'disk', '2', 'GB-days', '0.5', '1.000']],
+  ),
+);
+// 11123 is an instance above (i = 23 -> 23 % 4 = 3 would be a volume): keep serverless rows instances.
+for (const row of WALK)
+  if (row.endpoint_id !== null || row.workergroup_id !== null) row.kind = 'instance';
+
+// The public client's observed URL: range 2025-11-01 .. 2025-11-05.
+const OBSERVED = [
+  contract(11200, MAIN, 'volume', 1761955200, 1762128000, { label: 'data' }, [
+    [1762041600, 'disk', '10', 'GB-days', '0.01', '0.1'],
+  ]),
+  contract(11201, MAIN, 'instance', 1761955200, 1762128000, { endpoint_id: 19392 }, [
+    [1762041600, 'gpu', '1', 'hours', '1', '1'],
+  ]),
+];
+
+// 501 contracts for the limit cap.
+const BULK_CONTRACTS = Array.from({ length: 501 }, (_, i) =>
+  contract(13000 + i, BULK, 'instance', day(50), day(51) + i, {}, [
+    [day(50), 'gpu', '1', 'hours', '1', '1'],
+  ]),
+);
+
+const FIXTURES = {
+  users: [
+    { id: MAIN, email: 'billing-e2e-10001@example.test', api_key: KEY, verified: true },
+    { id: OTHER, email: 'billing-e2e-10002@example.test', api_key: OTHER_KEY, verified: true },
+    { id: BULK, email: 'billing-e2e-10003@example.test', api_key: BULK_KEY, verified: true },
+  ],
+  contracts: [...R1_CONTRACTS, ROUNDING, ...WALK, ...OBSERVED, ...BULK_CONTRACTS],
+};
+
+function filters(gte: number, lte: number, types?: string[]): string {
+  return JSON.stringify({ day: { gte, lte }, ...(types ? { type: { in: types } } : {}) });
+}
+
+describe('GET /api/v0/charges/', () => {
+  let api: TestApi;
+
+  beforeAll(async () => {
+    api = await startApi();
+    // Contracts written by an earlier run's concurrent-write test are not in FIXTURES.
+    const db = api.app.get(DataSource);
+    const users = [[MAIN, OTHER, BULK]];
+    await db.query(`DELETE FROM billing_contracts WHERE user_id = ANY($1)`, users);
+    await db.query(`DELETE FROM billing_serverless_daily WHERE user_id = ANY($1)`, users);
+    await loadFixtures(api, FIXTURES);
+    // Loading again must not duplicate charges or rollups.
+    await loadFixtures(api, FIXTURES);
+  });
+
+  afterAll(() => api.close());
+
+  function get(
+    query: Record<string, string | number | boolean>,
+    headers: Record<string, string> = auth,
+  ) {
+    return api.http().get('/api/v0/charges/').query(query).set(headers);
+  }
+
+  it('answers the table format with exact amounts, items and descriptions', async () => {
+    const response = await get({ select_filters: filters(day(0), day(3)) });
+    expect(response.status).toBe(200);
+    expect(response.body.success).toBe(true);
+    expect(response.body.total).toBe(6);
+    expect(response.body.count).toBe(6);
+    expect(response.body.next_token).toBeNull();
+    const results = response.body.results as Array<Record<string, unknown>>;
+    expect(results.map((entry) => entry.source)).toEqual([
+      'instance-11008',
+      'volume-11002',
+      'instance-11001',
+      'instance-11006',
+      'instance-11004',
+      'instance-11005',
+    ]);
+    expect(results[2]).toEqual({
+      start: day(0) + HOUR,
+      end: day(3) + 2 * HOUR,
+      type: 'instance',
+      source: 'instance-11001',
+      description: 'Instance 11001 Charges - 4 days',
+      amount: 30.564,
+      metadata: { template_id: 101, label: 'train' },
+      items: [
+        {
+          start: day(0),
+          end: day(4),
+          type: 'gpu',
+          source: null,
+          description: '73.000 hours at $0.389/hour',
+          amount: 28.397,
+          metadata: {},
+          items: [],
+        },
+        {
+          start: day(0),
+          end: day(4),
+          type: 'disk',
+          source: null,
+          description: '400.000 GB-days at $0.005/GB-day',
+          amount: 2,
+          metadata: {},
+          items: [],
+        },
+        {
+          start: day(1),
+          end: day(2),
+          type: 'bwd',
+          source: null,
+          description: '14.200 GB downloaded',
+          amount: 0.142,
+          metadata: {},
+          items: [],
+        },
+        {
+          start: day(2),
+          end: day(3),
+          type: 'bwu',
+          source: null,
+          description: '3.100 GB uploaded',
+          amount: 0.025,
+          metadata: {},
+          items: [],
+        },
+      ],
+    });
+    expect(results[1]).toMatchObject({
+      type: 'volume',
+      description: 'Volume 11002 Charges - 3 days',
+      amount: 0.6,
+      metadata: {},
+      items: [
+        {
+          type: 'disk',
+          start: day(1),
+          end: day(4),
+          description: '150.000 GB-days at $0.004/GB-day',
+          amount: 0.6,
+        },
+      ],
+    });
+    expect(results[0]).toMatchObject({
+      amount: 0.4,
+      description: 'Instance 11008 Charges - 1 day',
+    });
+    // Serverless contracts are instance rows carrying their endpoint/workergroup metadata.
+    expect(results[3]).toMatchObject({
+      type: 'instance',
+      amount: 6,
+      metadata: { workergroup_id: 701, label: 'wg' },
+    });
+    expect(results[4]).toMatchObject({
+      amount: 12,
+      metadata: { endpoint_id: 501, workergroup_id: 601 },
+    });
+    expect(results[5]).toMatchObject({
+      amount: 12,
+      metadata: { endpoint_id: 501, workergroup_id: 602 },
+    });
+  });
+
+  it('omits metadata keys whose value is null', async () => {
+    const response = await get({ select_filters: filters(day(0), day(3)) });
+    const bySource = Object.fromEntries(
+      (response.body.results as Array<{ source: string; metadata: object }>).map((entry) => [
+        entry.source,
+        entry.metadata,
+      ]),
+    );
+    expect(Object.keys(bySource['volume-11002'])).toEqual([]);
+    expect(Object.keys(bySource['instance-11008'])).toEqual([]);
+    expect(bySource['instance-11001']).toStrictEqual({ template_id: 101, label: 'train' });
+    expect(bySource['instance-11006']).toStrictEqual({ label: 'wg', workergroup_id: 701 });
+  });
+
+  it('answers the tree format: serverless contracts collapse into endpoint and workergroup wrappers', async () => {
+    const response = await get({ select_filters: filters(day(0), day(3)), format: 'tree' });
+    expect(response.status).toBe(200);
+    expect(response.body.total).toBe(5);
+    const results = response.body.results as Array<Record<string, unknown>>;
+    expect(results.map((entry) => entry.source)).toEqual([
+      'instance-11008',
+      'volume-11002',
+      'instance-11001',
+      'workergroup-701',
+      'endpoint-501',
+    ]);
+    expect(results[3]).toEqual({
+      start: day(2),
+      end: day(3),
+      type: 'serverless',
+      source: 'workergroup-701',
+      description: 'Workergroup 701 Charges - 1 contract',
+      amount: 6,
+      metadata: { workergroup_id: 701 },
+      items: [],
+    });
+    expect(results[4]).toEqual({
+      start: day(0) + 12 * HOUR,
+      end: day(2) + 6 * HOUR,
+      type: 'serverless',
+      source: 'endpoint-501',
+      description: 'Endpoint 501 Charges - 2 contracts',
+      amount: 24,
+      metadata: { endpoint_id: 501 },
+      items: [],
+    });
+    expect(results[2]).toMatchObject({ type: 'instance', amount: 30.564 });
+  });
+
+  it('orders by start ascending with latest_first=false, in both formats', async () => {
+    const table = await get({ select_filters: filters(day(0), day(3)), latest_first: 'false' });
+    expect(table.body.results.map((entry: { source: string }) => entry.source)).toEqual([
+      'instance-11008',
+      'instance-11001',
+      'instance-11005',
+      'volume-11002',
+      'instance-11004',
+      'instance-11006',
+    ]);
+    const tree = await get({
+      select_filters: filters(day(0), day(3)),
+      latest_first: 'false',
+      format: 'tree',
+    });
+    expect(tree.body.results.map((entry: { source: string }) => entry.source)).toEqual([
+      'instance-11008',
+      'instance-11001',
+      'endpoint-501',
+      'volume-11002',
+      'workergroup-701',
+    ]);
+  });
+
+  it('filters by each type class', async () => {
+    const sources = async (types: string[], format = 'table') => {
+      const response = await get({ select_filters: filters(day(0), day(3), types), format });
+      expect(response.status).toBe(200);
+      expect(response.body.total).toBe(response.body.count);
+      return response.body.results.map((entry: { source: string }) => entry.source);
+    };
+    expect(await sources(['instance'])).toEqual(['instance-11008', 'instance-11001']);
+    expect(await sources(['volume'])).toEqual(['volume-11002']);
+    expect(await sources(['serverless'])).toEqual([
+      'instance-11006',
+      'instance-11004',
+      'instance-11005',
+    ]);
+    expect(await sources(['serverless'], 'tree')).toEqual(['workergroup-701', 'endpoint-501']);
+    expect(await sources(['instance', 'volume'], 'tree')).toEqual([
+      'instance-11008',
+      'volume-11002',
+      'instance-11001',
+    ]);
+    expect(await sources(['volume', 'serverless', 'volume'], 'tree')).toEqual([
+      'volume-11002',
+      'workergroup-701',
+      'endpoint-501',
+    ]);
+  });
+
+  it('counts only charge days inside the range (a contract with a hole in its charge days)', async () => {
+    const response = await get({ select_filters: filters(day(1), day(4)) });
+    const sources = response.body.results.map((entry: { source: string }) => entry.source);
+    expect(sources).not.toContain('instance-11008');
+    expect(sources).toContain('volume-11002');
+    expect(
+      response.body.results.find((e: { source: string }) => e.source === 'volume-11002').amount,
+    ).toBe(0.8);
+    const later = await get({ select_filters: filters(day(5), day(12)) });
+    expect(later.body.results.map((entry: { source: string }) => entry.source)).toEqual([
+      'instance-11007',
+      'instance-11008',
+    ]);
+  });
+
+  it('sums exactly and rounds once, at the end', async () => {
+    const response = await get({ select_filters: filters(day(20), day(29)) });
+    expect(response.body.results).toEqual([
+      expect.objectContaining({
+        source: 'instance-11003',
+        description: 'Instance 11003 Charges - 10 days',
+        amount: 0.506,
+        items: [
+          expect.objectContaining({
+            type: 'gpu',
+            amount: 0.001,
+            description: '0.001 hours at $0.500/hour',
+          }),
+          expect.objectContaining({
+            type: 'bwd',
+            amount: 0.501,
+            description: '50.050 GB downloaded',
+          }),
+          expect.objectContaining({ type: 'bwu', amount: 0.005, description: '0.563 GB uploaded' }),
+        ],
+      }),
+    ]);
+  });
+
+  describe('keyset pagination', () => {
+    const walkFilters = filters(day(40), day(40));
+
+    async function walk(
+      query: Record<string, string | number>,
+    ): Promise<{ sources: string[]; totals: number[] }> {
+      const sources: string[] = [];
+      const totals: number[] = [];
+      let token: string | null = null;
+      for (let page = 0; page < 100; page += 1) {
+        const response = await get({ ...query, ...(token ? { after_token: token } : {}) });
+        expect(response.status).toBe(200);
+        expect(response.body.count).toBe(response.body.results.length);
+        sources.push(...response.body.results.map((entry: { source: string }) => entry.source));
+        totals.push(response.body.total);
+        token = response.body.next_token;
+        if (token === null) return { sources, totals };
+        expect(response.body.count).toBe(query.limit);
+      }
+      throw new Error('walk did not end');
+    }
+
+    // The expected order, built independently of the server: keys from the fixtures.
+    function expectedOrder(format: 'table' | 'tree', latestFirst: boolean): string[] {
+      const entries = new Map<string, { start: number; end: number }>();
+      for (const row of WALK) {
+        const group =
+          format === 'tree' && row.kind === 'instance'
+            ? row.endpoint_id !== null
+              ? `endpoint-${row.endpoint_id}`
+              : row.workergroup_id !== null
+                ? `workergroup-${row.workergroup_id}`
+                : null
+            : null;
+        const source = group ?? `${row.kind}-${row.id}`;
+        const known = entries.get(source);
+        entries.set(source, {
+          start: Math.min(known?.start ?? Infinity, row.start),
+          end: Math.max(known?.end ?? -Infinity, row.end),
+        });
+      }
+      return [...entries.entries()]
+        .sort(([sa, a], [sb, b]) => {
+          const by = latestFirst ? b.end - a.end : a.start - b.start;
+          return by !== 0 ? by : sa < sb ? -1 : sa > sb ? 1 : 0;
+        })
+        .map(([source]) => source);
+    }
+
+    for (const format of ['table', 'tree'] as const) {
+      for (const latestFirst of [true, false]) {
+        for (const limit of [1, 7]) {
+          it(`walks every ${format} entry exactly once (latest_first=${latestFirst}, limit ${limit})`, async () => {
+            const { sources, totals } = await walk({
+              select_filters: walkFilters,
+              format,
+              latest_first: String(latestFirst),
+              limit,
+            });
+            const expected = expectedOrder(format, latestFirst);
+            expect(expected).toHaveLength(format === 'table' ? 25 : 23);
+            expect(sources).toEqual(expected);
+            expect(new Set(totals)).toEqual(new Set([expected.length]));
+          });
+        }
+      }
+    }
+
+    it('neither skips nor repeats entries while other contracts are written', async () => {
+      const expected = expectedOrder('tree', true);
+      const seen: string[] = [];
+      let token: string | null = null;
+      let writes = 0;
+      do {
+        const response = await get({
+          select_filters: walkFilters,
+          format: 'tree',
+          limit: 4,
+          ...(token ? { after_token: token } : {}),
+        });
+        expect(response.status).toBe(200);
+        expect(response.body.total).toBe(expected.length);
+        seen.push(...response.body.results.map((entry: { source: string }) => entry.source));
+        token = response.body.next_token;
+        // New contracts: one that would sort first, one that would join (and move) a wrapper.
+        writes += 1;
+        await loadFixtures(api, {
+          contracts: [
+            contract(11300 + writes, MAIN, 'instance', day(39), day(45), {}, [
+              [day(40), 'gpu', '1', 'hours', '1', '1'],
+            ]),
+            contract(11400 + writes, MAIN, 'instance', day(38), day(46), { endpoint_id: 802 }, [
+              [day(40), 'gpu', '1', 'hours', '1', '1'],
+            ]),
+          ],
+        });
+      } while (token !== null);
+      expect(seen).toEqual(expected);
+      // A fresh walk sees the new contracts.
+      const fresh = await get({ select_filters: walkFilters, format: 'tree', limit: 500 });
+      expect(fresh.body.total).toBe(expected.length + writes);
+    });
+
+    it('serves a limit above 500 as 500', async () => {
+      const response = await get(
+        { select_filters: filters(day(50), day(50)), limit: 1000 },
+        { Authorization: `Bearer ${BULK_KEY}` },
+      );
+      expect(response.status).toBe(200);
+      expect(response.body.total).toBe(501);
+      expect(response.body.count).toBe(500);
+      expect(typeof response.body.next_token).toBe('string');
+      const rest = await get(
+        {
+          select_filters: filters(day(50), day(50)),
+          limit: 1000,
+          after_token: response.body.next_token,
+        },
+        { Authorization: `Bearer ${BULK_KEY}` },
+      );
+      expect(rest.body).toMatchObject({ count: 1, total: 501, next_token: null });
+      expect(rest.body.results[0].source).toBe('instance-13000');
+    });
+
+    it('defaults to 100 entries per page', async () => {
+      const response = await get(
+        { select_filters: filters(day(50), day(50)) },
+        { Authorization: `Bearer ${BULK_KEY}` },
+      );
+      expect(response.body.count).toBe(100);
+    });
+  });
+
+  describe('invalid pagination tokens', () => {
+    const invalid = { success: false, error: 'invalid_token', msg: 'Invalid pagination token' };
+
+    async function firstToken(
+      query: Record<string, string | number>,
+      headers = auth,
+    ): Promise<string> {
+      const response = await get({ ...query, limit: 1 }, headers);
+      expect(typeof response.body.next_token).toBe('string');
+      return response.body.next_token as string;
+    }
+
+    it('rejects a token that does not decode', async () => {
+      for (const token of ['garbage', 'a.b', '....', 'TOKEN123']) {
+        const response = await get({ select_filters: filters(day(0), day(3)), after_token: token });
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual(invalid);
+      }
+    });
+
+    it('rejects a tampered token', async () => {
+      const token = await firstToken({ select_filters: filters(day(0), day(3)) });
+      const [body, mac] = token.split('.');
+      const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+      payload.v = 0;
+      const forged = `${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${mac}`;
+      const flipped = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
+      for (const bad of [forged, flipped]) {
+        const response = await get({ select_filters: filters(day(0), day(3)), after_token: bad });
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual(invalid);
+      }
+    });
+
+    it('rejects a token made for other filters, another format, another order or another user', async () => {
+      const token = await firstToken({ select_filters: filters(day(0), day(3)) });
+      const variants: Array<Record<string, string>> = [
+        { select_filters: filters(day(0), day(4)) },
+        { select_filters: filters(day(0), day(3), ['instance']) },
+        { select_filters: filters(day(0), day(3)), format: 'tree' },
+        { select_filters: filters(day(0), day(3)), latest_first: 'false' },
+      ];
+      for (const query of variants) {
+        const response = await get({ ...query, after_token: token });
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual(invalid);
+      }
+      const foreign = await get(
+        { select_filters: filters(day(0), day(3)), after_token: token },
+        { Authorization: `Bearer ${OTHER_KEY}` },
+      );
+      expect(foreign.status).toBe(400);
+      expect(foreign.body).toEqual(invalid);
+      // The same token still continues its own walk.
+      const own = await get({ select_filters: filters(day(0), day(3)), after_token: token });
+      expect(own.status).toBe(200);
+      expect(own.body.results[0].source).toBe('volume-11002');
+    });
+  });
+
+  describe('validation (400)', () => {
+    const dayMissing = {
+      success: false,
+      msg: "Must provide both 'day' gte and lte filters for instance charges",
+    };
+
+    it('requires both day bounds', async () => {
+      const queries: Array<Record<string, string>> = [
+        {},
+        { select_filters: '{}' },
+        { select_filters: JSON.stringify({ day: { gte: day(0) } }) },
+        { select_filters: JSON.stringify({ day: { lte: day(0) } }) },
+        { select_filters: JSON.stringify({ type: { in: ['instance'] } }) },
+        { select_filters: JSON.stringify({ day: { gte: null, lte: day(0) } }) },
+      ];
+      for (const query of queries) {
+        const response = await get(query);
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual(dayMissing);
+      }
+    });
+
+    it.each([
+      ['select_filters not JSON', { select_filters: '{"day": ' }, 'select_filters'],
+      ['select_filters a JSON array', { select_filters: '[1]' }, 'select_filters'],
+      ['gte > lte', { select_filters: filters(day(3), day(0)) }, 'select_filters.day.gte'],
+      [
+        'a fractional bound',
+        { select_filters: JSON.stringify({ day: { gte: 1.5, lte: 3 } }) },
+        'select_filters.day.gte',
+      ],
+      [
+        'a string bound',
+        { select_filters: JSON.stringify({ day: { gte: 1, lte: '3' } }) },
+        'select_filters.day.lte',
+      ],
+      [
+        'an unknown type',
+        { select_filters: filters(0, 1, ['instance', 'gpu']) },
+        'select_filters.type.in',
+      ],
+      [
+        'a malformed type filter',
+        { select_filters: JSON.stringify({ day: { gte: 0, lte: 1 }, type: ['volume'] }) },
+        'select_filters.type',
+      ],
+      ['an unknown format', { select_filters: filters(0, 1), format: 'csv' }, 'format'],
+      ['limit 0', { select_filters: filters(0, 1), limit: '0' }, 'limit'],
+      ['a negative limit', { select_filters: filters(0, 1), limit: '-5' }, 'limit'],
+      ['a non-integer limit', { select_filters: filters(0, 1), limit: '2.5' }, 'limit'],
+      ['a non-numeric limit', { select_filters: filters(0, 1), limit: 'ten' }, 'limit'],
+      [
+        'latest_first not a boolean',
+        { select_filters: filters(0, 1), latest_first: 'yes' },
+        'latest_first',
+      ],
+    ])('rejects %s', async (_name, query, field) => {
+      const response = await get(query as Record<string, string>);
+      expect(response.status).toBe(400);
+      expect(response.body.success).toBe(false);
+      expect(response.body.error).toBe('bad_request');
+      expect(response.body.msg).toContain(field);
+    });
+  });
+
+  describe('the public client', () => {
+    const OBSERVED_URL =
+      '/api/v0/charges/?select_filters=%7B%22day%22%3A+%7B%22gte%22%3A+1761955200%2C+%22lte%22%3A+1762300800%7D%2C+%22type%22%3A+%7B%22in%22%3A+%5B%22instance%22%2C+%22volume%22%5D%7D%7D&latest_first=true&limit=100&format=tree&after_token=TOKEN123';
+
+    it('parses the observed URL (form-encoded, + for spaces) up to its made-up token', async () => {
+      const response = await api.http().get(OBSERVED_URL).set(auth);
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({
+        success: false,
+        error: 'invalid_token',
+        msg: 'Invalid pagination token',
+      });
+    });
+
+    it('answers the observed URL without the token, with its filters applied', async () => {
+      const response = await api
+        .http()
+        .get(`/${OBSERVED_URL.replace('&after_token=TOKEN123', '')}`)
+        .set(auth);
+      expect(response.status).toBe(200);
+      // Serverless (endpoint 19392) is filtered out by type.in = [instance, volume].
+      expect(response.body).toEqual({
+        success: true,
+        count: 1,
+        total: 1,
+        next_token: null,
+        results: [
+          {
+            start: 1761955200,
+            end: 1762128000,
+            type: 'volume',
+            source: 'volume-11200',
+            description: 'Volume 11200 Charges - 1 day',
+            amount: 0.1,
+            metadata: { label: 'data' },
+            items: [
+              {
+                start: 1762041600,
+                end: 1762128000,
+                type: 'disk',
+                source: null,
+                description: '10.000 GB-days at $0.010/GB-day',
+                amount: 0.1,
+                metadata: {},
+                items: [],
+              },
+            ],
+          },
+        ],
+      });
+    });
+  });
+
+  describe('authentication and rate limit', () => {
+    it('answers 403 without an Authorization header and 404 for an unknown key', async () => {
+      const missing = await api
+        .http()
+        .get('/api/v0/charges/')
+        .query({ select_filters: filters(0, 1) });
+      expect(missing.status).toBe(403);
+      expect(missing.body).toEqual({
+        success: false,
+        error: 'auth_error',
+        msg: 'This action requires login.',
+      });
+      const unknown = await get(
+        { select_filters: filters(0, 1) },
+        { Authorization: 'Bearer no-such-key' },
+      );
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toEqual({
+        success: false,
+        error: 'auth_error',
+        msg: 'Invalid user key',
+      });
+    });
+
+    it('answers 429 with the detail body to a second request within the 1.0 threshold', async () => {
+      const limited = await startApi({ RATE_LIMITS: 'on' });
+      try {
+        const query = { select_filters: filters(day(0), day(3)) };
+        const first = await limited.http().get('/api/v0/charges/').query(query).set(auth);
+        const second = await limited.http().get('/api/v0/charges/').query(query).set(auth);
+        expect([first.status, second.status]).toContain(429);
+        const refused = first.status === 429 ? first : second;
+        expect(refused.body).toEqual({
+          detail: 'API requests too frequent endpoint threshold=1.0',
+        });
+        // Limits are per user: another user is served meanwhile.
+        const other = await limited
+          .http()
+          .get('/api/v0/charges/')
+          .query(query)
+          .set({ Authorization: `Bearer ${OTHER_KEY}` });
+        expect(other.status).toBe(200);
+      } finally {
+        await limited.close();
+      }
+    });
+  });
+});
