@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { CredentialIssuer, User } from '@app/accounts';
+import { Challenge } from '../domain/challenge';
+import { ChallengeService } from './challenge.service';
+import { FactorInput, SecondFactorVerifier } from './second-factor-verifier';
+import { tfaError } from './tfa-errors';
+import { TfaUserLookup } from './tfa-user-lookup';
+
+export interface CompleteLoginCommand {
+  /** The Bearer caller (command-line flow); undefined in the logged-out flow. */
+  userId?: number;
+  factor: FactorInput;
+  admin: boolean;
+}
+
+export interface CompletedLogin {
+  user: User;
+  sessionKey: string;
+  expiresAt: Date;
+  /** Set only when a backup code was used and unused codes remain. */
+  backupCodesRemaining?: number;
+  legacy: boolean;
+}
+
+/** POST /tfa/: the second factor, then a session (admin only for admin users). */
+@Injectable()
+export class CompleteLoginUseCase {
+  constructor(
+    private readonly lookup: TfaUserLookup,
+    private readonly challenges: ChallengeService,
+    private readonly verifier: SecondFactorVerifier,
+    private readonly issuer: CredentialIssuer,
+  ) {}
+
+  async execute(command: CompleteLoginCommand): Promise<CompletedLogin> {
+    const { user, challenge } = await this.lookup.caller({
+      userId: command.userId,
+      secret: command.factor.secret,
+    });
+    if (user.tfaStatus === 'disabled')
+      throw tfaError(
+        '2fa_login_failed',
+        'Two-factor authentication is not enabled for this account.',
+      );
+    // Logged out, the secret is the credential: codes that do not go through it still
+    // spend its attempts, and a success uses it up.
+    const viaSecretOnly = command.userId === undefined && challenge !== null;
+    const codeless = this.codeless(command.factor, challenge);
+    if (viaSecretOnly && codeless) await this.challenges.countAttempt(challenge);
+    const verified = await this.verifier.verify(user, command.factor, {
+      purposes: ['login', 'verify'],
+      failure: '2fa_login_failed',
+    });
+    if (viaSecretOnly && (verified.kind === 'backup_code' || verified.channel === 'totp'))
+      await this.challenges.consume(challenge);
+    const session = await this.issuer.issueSession(user.id, {
+      isAdmin: command.admin && user.isAdmin,
+    });
+    return {
+      user,
+      ...session,
+      ...(verified.kind === 'backup_code' && verified.remaining > 0
+        ? { backupCodesRemaining: verified.remaining }
+        : {}),
+      legacy: user.tfaStatus === 'legacy',
+    };
+  }
+
+  /** True when the factor will not consume the challenge itself (TOTP or backup code). */
+  private codeless(factor: FactorInput, challenge: Challenge | null): boolean {
+    if (factor.backupCode !== undefined || factor.tfaMethod === 'totp') return true;
+    return (
+      factor.tfaMethod === undefined &&
+      factor.tfaMethodId !== undefined &&
+      challenge?.channel === null
+    );
+  }
+}

@@ -1,0 +1,142 @@
+import { Injectable } from '@nestjs/common';
+import { User, UserRepository } from '@app/accounts';
+import { Clock, DomainError, SecretKeeper, UnitOfWork } from '@app/platform';
+import { defaultLabel, TfaMethod, totpSecretAad, VerificationChannel } from '../domain/tfa-method';
+import { isValidTotpSecret, matchTotpStep } from '../domain/totp';
+import { AddMethodGate } from './add-method-gate';
+import { BackupCodeIssuer } from './backup-code-issuer';
+import { ChallengeService } from './challenge.service';
+import { TfaMethodRepository } from './ports/tfa-method.repository.port';
+import { tfaError, verificationFailed } from './tfa-errors';
+import { TfaUserLookup } from './tfa-user-lookup';
+
+export interface ConfirmNewMethodCommand {
+  userId: number;
+  tfaMethod: VerificationChannel;
+  code: string;
+  secret: string;
+  phoneNumber?: string;
+  label?: string;
+  /** The deprecated test-submit path: legacy accounts must regenerate backup codes first. */
+  rejectLegacy?: boolean;
+}
+
+export interface ConfirmedMethod {
+  method: TfaMethod;
+  /** The first method of an account comes with its backup codes (shown once). */
+  backupCodes?: string[];
+}
+
+/**
+ * POST confirm-new: inside the authorization window, proves the new factor (a code from
+ * the app for the base32 secret, or the SMS code sent to the new number) and stores it.
+ * One method per type: the unique index makes parallel confirmations yield exactly one.
+ */
+@Injectable()
+export class ConfirmNewMethodUseCase {
+  constructor(
+    private readonly lookup: TfaUserLookup,
+    private readonly methods: TfaMethodRepository,
+    private readonly users: UserRepository,
+    private readonly gate: AddMethodGate,
+    private readonly challenges: ChallengeService,
+    private readonly backupCodes: BackupCodeIssuer,
+    private readonly uow: UnitOfWork,
+    private readonly secrets: SecretKeeper,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(command: ConfirmNewMethodCommand): Promise<ConfirmedMethod> {
+    if (command.tfaMethod === 'email')
+      throw tfaError('invalid_tfa_method', 'Email cannot be added as a 2FA method.');
+    const user = await this.lookup.user(command.userId);
+    if (command.rejectLegacy && user.tfaStatus === 'legacy')
+      throw tfaError(
+        'untracked_2fa_found',
+        'This account uses legacy 2FA: call regen-backup-codes first to migrate it.',
+      );
+    await this.gate.require(user.id);
+    const existing = await this.methods.listByUser(user.id);
+    if (existing.some((m) => m.type === command.tfaMethod)) throw this.duplicate(command.tfaMethod);
+    const first = existing.length === 0;
+    return command.tfaMethod === 'totp'
+      ? this.addTotp(user, command, first)
+      : this.addSms(user, command, first);
+  }
+
+  private async addTotp(user: User, command: ConfirmNewMethodCommand, first: boolean) {
+    const secret = command.secret.toUpperCase().replace(/[\s=]/g, '');
+    if (!isValidTotpSecret(secret))
+      throw new DomainError(
+        'bad_request',
+        'Invalid request: secret must be the base32 secret from totp-setup',
+      );
+    const step = matchTotpStep(secret, command.code, this.clock.nowMs(), (a, b) =>
+      this.secrets.equal(a, b),
+    );
+    if (step === null) throw verificationFailed(null, 'Invalid authenticator code.');
+    return this.store(user, first, {
+      type: 'totp',
+      label: command.label ?? defaultLabel('totp', null),
+      phoneNumber: null,
+      // The enrollment code counts as used: it cannot be replayed for a login.
+      lastTotpStep: step,
+      secret,
+    });
+  }
+
+  private async addSms(user: User, command: ConfirmNewMethodCommand, first: boolean) {
+    if (!command.phoneNumber)
+      throw tfaError('missing_phone_number', 'phone_number is required for an SMS method.');
+    const challenge = await this.challenges.load(command.secret);
+    if (
+      challenge.userId !== user.id ||
+      challenge.purpose !== 'verify' ||
+      challenge.channel !== 'sms'
+    )
+      throw tfaError('challenge_not_found', 'No SMS challenge matches this secret.');
+    if (challenge.destination !== command.phoneNumber)
+      throw tfaError('phone_number_mismatch', 'The code was sent to a different phone number.');
+    if (!(await this.challenges.checkCode(challenge, command.code)))
+      throw verificationFailed(null, 'Invalid SMS code.');
+    await this.challenges.consume(challenge);
+    return this.store(user, first, {
+      type: 'sms',
+      label: command.label ?? defaultLabel('sms', command.phoneNumber),
+      phoneNumber: command.phoneNumber,
+      lastTotpStep: null,
+      secret: null,
+    });
+  }
+
+  private async store(
+    user: User,
+    first: boolean,
+    spec: Pick<TfaMethod, 'type' | 'label' | 'phoneNumber' | 'lastTotpStep'> & {
+      secret: string | null;
+    },
+  ): Promise<ConfirmedMethod> {
+    return this.uow.run(async () => {
+      const created = await this.methods.create({
+        userId: user.id,
+        type: spec.type,
+        label: spec.label,
+        phoneNumber: spec.phoneNumber,
+        isPrimary: first,
+        lastTotpStep: spec.lastTotpStep,
+      });
+      if (!created) throw this.duplicate(spec.type);
+      if (spec.secret) {
+        created.totpSecretCiphertext = this.secrets.encrypt(spec.secret, totpSecretAad(created.id));
+        await this.methods.setTotpSecret(created.id, created.totpSecretCiphertext);
+      }
+      if (!first) return { method: created };
+      await this.users.setTfaState(user.id, true, 'enabled');
+      return { method: created, backupCodes: await this.backupCodes.issue(user.id) };
+    });
+  }
+
+  private duplicate(type: string): DomainError {
+    return tfaError('duplicate_tfa_method', `A ${type} method is already configured.`);
+  }
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { LoginSecondFactor, UserRepository } from '@app/accounts';
+import { Clock } from '@app/platform';
+import { maskPhone, toMethodRecord } from '../domain/tfa-method';
+import { ChallengeService } from './challenge.service';
+import { TfaMethodRepository } from './ports/tfa-method.repository.port';
+
+/** The password login's second step: a login challenge and the methods to choose from. */
+@Injectable()
+export class OpenLoginChallenge extends LoginSecondFactor {
+  constructor(
+    private readonly challenges: ChallengeService,
+    private readonly methods: TfaMethodRepository,
+    private readonly users: UserRepository,
+    private readonly clock: Clock,
+  ) {
+    super();
+  }
+
+  async openLoginChallenge(
+    userId: number,
+  ): Promise<{ secret: string; methods: Array<Record<string, unknown>> }> {
+    const { secret } = await this.challenges.open(userId, 'login');
+    const methods = (await this.methods.listByUser(userId)).map((method) =>
+      toMethodRecord(method, this.clock.nowMs()),
+    );
+    if (methods.length === 0) {
+      const user = await this.users.findById(userId);
+      if (user?.tfaStatus === 'legacy' && user.phoneNumber)
+        methods.push({
+          id: null,
+          method: 'sms',
+          phone_number: maskPhone(user.phoneNumber),
+          legacy: true,
+        });
+    }
+    return { secret, methods };
+  }
+}

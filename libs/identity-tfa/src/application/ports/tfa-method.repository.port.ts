@@ -1,0 +1,45 @@
+import { TfaMethod, TfaMethodType } from '../../domain/tfa-method';
+
+export interface NewTfaMethod {
+  userId: number;
+  type: TfaMethodType;
+  label: string;
+  phoneNumber: string | null;
+  isPrimary: boolean;
+  lastTotpStep: number | null;
+}
+
+/** Outcome of reserving one verification attempt on a method. */
+export type AttemptReservation =
+  | { admitted: true; failCount: number; lockedUntil: Date | null }
+  | { admitted: false; failCount: number; lockedUntil: Date };
+
+export abstract class TfaMethodRepository {
+  abstract listByUser(userId: number): Promise<TfaMethod[]>;
+  abstract findById(id: number): Promise<TfaMethod | null>;
+  /** null when the user already has a method of that type (one per type). */
+  abstract create(method: NewTfaMethod): Promise<TfaMethod | null>;
+  abstract setTotpSecret(methodId: number, ciphertext: string): Promise<void>;
+  abstract update(
+    methodId: number,
+    changes: { label?: string; isPrimary?: boolean },
+  ): Promise<TfaMethod>;
+  /** Makes `methodId` the only primary method of its user. */
+  abstract makeOnlyPrimary(userId: number, methodId: number): Promise<void>;
+  abstract delete(methodId: number): Promise<void>;
+  /**
+   * Counts a failure BEFORE the code is compared, atomically, so parallel guesses can
+   * never get more comparisons than the budget. Reaching `maxFailures` sets the lock;
+   * an expired lock starts a fresh count. Refused (admitted false) while locked.
+   */
+  abstract reserveAttempt(
+    methodId: number,
+    nowMs: number,
+    maxFailures: number,
+    lockMs: number,
+  ): Promise<AttemptReservation>;
+  /** A successful verification: failures forgotten, last use recorded. */
+  abstract recordSuccess(methodId: number, now: Date): Promise<void>;
+  /** Compare-and-set of the last accepted TOTP step; false when `step` is not newer. */
+  abstract advanceTotpStep(methodId: number, step: number): Promise<boolean>;
+}

@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { UserRepository } from '@app/accounts';
+import { UnitOfWork } from '@app/platform';
+import { defaultLabel } from '../domain/tfa-method';
+import { BackupCodeIssuer } from './backup-code-issuer';
+import { TfaMethodRepository } from './ports/tfa-method.repository.port';
+import { FactorInput, SecondFactorVerifier } from './second-factor-verifier';
+import { tfaError } from './tfa-errors';
+import { TfaUserLookup } from './tfa-user-lookup';
+
+/**
+ * PUT regen-backup-codes: a verified request replaces the whole set. An account with 2FA
+ * on but no method rows (legacy) first gets its SMS method backfilled from the phone on file.
+ */
+@Injectable()
+export class RegenerateBackupCodesUseCase {
+  constructor(
+    private readonly lookup: TfaUserLookup,
+    private readonly methods: TfaMethodRepository,
+    private readonly users: UserRepository,
+    private readonly verifier: SecondFactorVerifier,
+    private readonly issuer: BackupCodeIssuer,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async execute(command: { userId: number; factor: FactorInput }): Promise<string[]> {
+    const user = await this.lookup.user(command.userId);
+    if (!user.tfaEnabled)
+      throw tfaError('2fa_verification_failed', 'Two-factor authentication is not enabled.');
+    await this.verifier.verify(user, command.factor, {
+      purposes: ['verify'],
+      failure: '2fa_verification_failed',
+    });
+    return this.uow.run(async () => {
+      const existing = await this.methods.listByUser(user.id);
+      if (existing.length === 0 && user.tfaEnabled) {
+        if (!user.phoneNumber)
+          throw tfaError(
+            'missing_phone_number',
+            'No phone number on file to backfill an SMS method.',
+          );
+        await this.methods.create({
+          userId: user.id,
+          type: 'sms',
+          label: defaultLabel('sms', user.phoneNumber),
+          phoneNumber: user.phoneNumber,
+          isPrimary: true,
+          lastTotpStep: null,
+        });
+        await this.users.setTfaState(user.id, true, 'enabled');
+      }
+      return this.issuer.issue(user.id);
+    });
+  }
+}

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { UserRepository } from '@app/accounts';
+import { Clock, DomainError, UnitOfWork } from '@app/platform';
+import { BackupCodeRepository } from './ports/backup-code.repository.port';
+import { TfaMethodRepository } from './ports/tfa-method.repository.port';
+import { FactorInput, SecondFactorVerifier } from './second-factor-verifier';
+import { TfaUserLookup } from './tfa-user-lookup';
+
+export type RemoveMethodResult = { disabled: true } | { disabled: false; remainingMethods: number };
+
+/**
+ * DELETE /tfa/: verified removal of one method. Removing the last one (or any removal on
+ * a legacy account) disables 2FA; the backup codes are soft-deleted with it.
+ */
+@Injectable()
+export class RemoveMethodUseCase {
+  constructor(
+    private readonly lookup: TfaUserLookup,
+    private readonly methods: TfaMethodRepository,
+    private readonly backupCodes: BackupCodeRepository,
+    private readonly users: UserRepository,
+    private readonly verifier: SecondFactorVerifier,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(command: {
+    userId: number;
+    factor: FactorInput;
+    targetId?: number;
+  }): Promise<RemoveMethodResult> {
+    if (command.factor.backupCode !== undefined && command.targetId === undefined)
+      throw new DomainError(
+        'bad_request',
+        'Invalid request: target_id is required with backup_code',
+      );
+    const user = await this.lookup.user(command.userId);
+    const owned = await this.methods.listByUser(user.id);
+    if (command.targetId !== undefined && !owned.some((m) => m.id === command.targetId))
+      throw new DomainError('not_found', `No 2FA method ${command.targetId}.`);
+    const verified = await this.verifier.verify(user, command.factor, {
+      purposes: ['verify'],
+      failure: '2fa_verification_failed',
+    });
+    if (owned.length === 0 && user.tfaStatus === 'legacy') {
+      // Legacy accounts have no method rows and no backup codes: only the flag goes.
+      await this.users.setTfaState(user.id, false, 'disabled');
+      return { disabled: true };
+    }
+    const targetId =
+      command.targetId ?? (verified.kind === 'method' ? verified.method?.id : undefined);
+    if (targetId === undefined)
+      throw new DomainError('bad_request', 'Invalid request: target_id is required');
+    return this.uow.run(async () => {
+      const target = await this.methods.findById(targetId);
+      if (!target || target.userId !== user.id)
+        throw new DomainError('not_found', `No 2FA method ${targetId}.`);
+      await this.methods.delete(target.id);
+      const remaining = await this.methods.listByUser(user.id);
+      if (remaining.length === 0) {
+        await this.backupCodes.softDeleteAll(user.id, this.clock.now());
+        await this.users.setTfaState(user.id, false, 'disabled');
+        return { disabled: true as const };
+      }
+      if (target.isPrimary && !remaining.some((m) => m.isPrimary))
+        await this.methods.makeOnlyPrimary(user.id, remaining[0].id);
+      return { disabled: false as const, remainingMethods: remaining.length };
+    });
+  }
+}

@@ -1,0 +1,148 @@
+import { DomainError } from '@app/platform';
+import { totpSecretAad } from '../domain/tfa-method';
+import { encodeBase32, totpCodeForStep, totpStepAt } from '../domain/totp';
+import { tfaTestKit } from '../testing/tfa-test-kit';
+
+const MINUTE = 60 * 1000;
+const options = { purposes: ['verify' as const], failure: '2fa_verification_failed' as const };
+
+async function failure(promise: Promise<unknown>): Promise<DomainError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error('expected a DomainError');
+}
+
+async function setup() {
+  const kit = tfaTestKit();
+  const user = kit.users.add({ id: 7, tfaEnabled: true, tfaStatus: 'enabled' });
+  const secret = encodeBase32(Buffer.alloc(20, 9));
+  const method = (await kit.methods.create({
+    userId: 7,
+    type: 'totp',
+    label: 'app',
+    phoneNumber: null,
+    isPrimary: true,
+    lastTotpStep: null,
+  }))!;
+  await kit.methods.setTotpSecret(method.id, kit.secrets.encrypt(secret, totpSecretAad(method.id)));
+  const codeAt = (offsetSteps: number) =>
+    totpCodeForStep(secret, totpStepAt(kit.clock.nowMs()) + offsetSteps);
+  const verify = (code: string) => kit.verifier.verify(user, { tfaMethod: 'totp', code }, options);
+  return { kit, user, method, codeAt, verify };
+}
+
+describe('SecondFactorVerifier', () => {
+  describe('TOTP steps', () => {
+    it('accepts the current and the previous step, not older or future ones', async () => {
+      const { kit, codeAt, verify } = await setup();
+      await expect(verify(codeAt(-1))).resolves.toMatchObject({ kind: 'method', channel: 'totp' });
+      kit.clock.advance(30_000);
+      await expect(verify(codeAt(0))).resolves.toMatchObject({ kind: 'method' });
+      kit.clock.advance(30_000);
+      expect((await failure(verify(codeAt(-2)))).code).toBe('2fa_verification_failed');
+      expect((await failure(verify(codeAt(1)))).code).toBe('2fa_verification_failed');
+    });
+
+    it('a code is accepted once: its step and older ones are replays', async () => {
+      const { codeAt, verify } = await setup();
+      const code = codeAt(0);
+      await verify(code);
+      expect((await failure(verify(code))).details).toEqual({ fail_count: 1, locked_until: null });
+      // The previous step is older than the one just used.
+      expect((await failure(verify(codeAt(-1)))).code).toBe('2fa_verification_failed');
+    });
+
+    it('an undecryptable secret is tfa_method_not_configured', async () => {
+      const { kit, method, codeAt, verify } = await setup();
+      await kit.methods.setTotpSecret(
+        method.id,
+        kit.secrets.encrypt('JBSWY3DPEHPK3PXP', 'another-aad'),
+      );
+      expect((await failure(verify(codeAt(0)))).code).toBe('tfa_method_not_configured');
+    });
+  });
+
+  describe('lockout', () => {
+    it('5 failures lock the method for 15 minutes; still locked at 14:59, open at 15:00.001', async () => {
+      const { kit, codeAt, verify } = await setup();
+      const wrong = () => (codeAt(0) === '000000' ? '111111' : '000000');
+      for (let i = 1; i <= 4; i += 1)
+        expect((await failure(verify(wrong()))).details).toEqual({
+          fail_count: i,
+          locked_until: null,
+        });
+      const locked = await failure(verify(wrong()));
+      const lockEnd = kit.clock.nowMs() + 15 * MINUTE;
+      expect(locked.code).toBe('tfa_locked');
+      expect(kit.metrics.counts.filter((c) => c.name === 'tfa_lockouts_total')).toEqual([
+        { name: 'tfa_lockouts_total', labels: { method: 'totp' } },
+      ]);
+      expect(locked.details).toEqual({ fail_count: 5, locked_until: Math.ceil(lockEnd / 1000) });
+      kit.clock.advance(14 * MINUTE + 59 * 1000);
+      expect((await failure(verify(codeAt(0)))).code).toBe('tfa_locked');
+      kit.clock.set(lockEnd + 1);
+      await expect(verify(codeAt(0))).resolves.toMatchObject({ kind: 'method' });
+      expect((await kit.methods.findById(1))!.failCount).toBe(0);
+    });
+
+    it('a success resets the count', async () => {
+      const { kit, codeAt, verify } = await setup();
+      const wrong = codeAt(0) === '000000' ? '111111' : '000000';
+      await failure(verify(wrong));
+      await failure(verify(wrong));
+      await verify(codeAt(0));
+      expect((await kit.methods.findById(1))!.failCount).toBe(0);
+    });
+  });
+
+  describe('backup codes', () => {
+    it('single use, case-insensitive, dashes optional', async () => {
+      const { kit, user } = await setup();
+      const { BackupCodeIssuer } = await import('../application/backup-code-issuer');
+      const codes = await new BackupCodeIssuer(kit.backupCodes, kit.random, kit.secrets).issue(
+        user.id,
+      );
+      expect(codes).toHaveLength(10);
+      const first = await kit.verifier.verify(
+        user,
+        { backupCode: codes[0].toLowerCase().replace(/-/g, '') },
+        options,
+      );
+      expect(first).toEqual({ kind: 'backup_code', remaining: 9 });
+      expect(
+        (await failure(kit.verifier.verify(user, { backupCode: codes[0] }, options))).code,
+      ).toBe('invalid_backup_code');
+      expect(kit.backupCodes.rows.map((row) => row.digest).join()).not.toContain(
+        codes[1].replace(/-/g, ''),
+      );
+    });
+  });
+
+  describe('SMS', () => {
+    it('a code sent to another number than the method is phone_number_mismatch', async () => {
+      const { kit, user } = await setup();
+      const sms = (await kit.methods.create({
+        userId: 7,
+        type: 'sms',
+        label: 's',
+        phoneNumber: '+15550001111',
+        isPrimary: false,
+        lastTotpStep: null,
+      }))!;
+      const { secret, challenge } = await kit.challenges.open(7, 'verify');
+      await kit.challenges.sendCode(challenge, 'sms', '+15550002222', null);
+      const error = await failure(
+        kit.verifier.verify(
+          user,
+          { tfaMethodId: sms.id, code: await kit.lastCode(), secret },
+          options,
+        ),
+      );
+      expect(error.code).toBe('phone_number_mismatch');
+    });
+  });
+});

@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { isEmailVerified, User } from '@app/accounts';
+import { Challenge } from '../domain/challenge';
+import { TFA_POLICY } from '../domain/tfa-policy';
+import { ChallengeService } from './challenge.service';
+import { ChallengeStore } from './ports/challenge.store.port';
+import { SmsSendingPolicy } from './ports/sms-sending-policy.port';
+import { TfaMethodRepository } from './ports/tfa-method.repository.port';
+import { resolveSmsDestination } from './sms-destination';
+import { tfaError } from './tfa-errors';
+import { TfaUserLookup } from './tfa-user-lookup';
+
+export interface SendSmsCommand {
+  userId?: number;
+  secret?: string;
+  phoneNumber?: string;
+  tfaMethodId?: number;
+}
+
+/** Email verification is required to send codes; admins are exempt on the SMS routes. */
+export function assertMaySendSms(user: User): void {
+  if (!isEmailVerified(user) && !user.isAdmin)
+    throw tfaError('email_not_verified', 'Verify your email address before using 2FA codes.');
+}
+
+/**
+ * POST /tfa/sms/: a code by SMS on the named login challenge (logged out) or on a new
+ * verify challenge (Bearer). A second send within the recent window is refused: use resend.
+ */
+@Injectable()
+export class SendSmsCodeUseCase {
+  constructor(
+    private readonly lookup: TfaUserLookup,
+    private readonly methods: TfaMethodRepository,
+    private readonly challenges: ChallengeService,
+    private readonly store: ChallengeStore,
+    private readonly policy: SmsSendingPolicy,
+  ) {}
+
+  async execute(command: SendSmsCommand): Promise<{ secret: string }> {
+    const { user, challenge } = await this.lookup.caller(command);
+    assertMaySendSms(user);
+    const { destination, methodId } = resolveSmsDestination(
+      user,
+      await this.methods.listByUser(user.id),
+      { ...command, loggedOut: command.userId === undefined },
+    );
+    if (challenge && challenge.sends > 0)
+      throw tfaError(
+        'tfa_challenge_exists',
+        'A code was already sent for this challenge: use resend.',
+      );
+    await this.policy.assertMaySend({
+      userId: user.id,
+      destination,
+      purpose: challenge?.purpose ?? 'verify',
+      smsFraudFlagged: user.smsFraudFlaggedAt !== null,
+    });
+    let target: Challenge;
+    let secret: string;
+    if (challenge && command.secret) {
+      target = challenge;
+      secret = command.secret;
+    } else {
+      ({ challenge: target, secret } = await this.challenges.open(user.id, 'verify'));
+    }
+    if (!(await this.store.reserveRecentSms(user.id, target.key, TFA_POLICY.recentSmsWindowMs)))
+      throw tfaError('tfa_challenge_exists', 'A code was sent moments ago: use resend.');
+    await this.challenges.sendCode(target, 'sms', destination, methodId);
+    return { secret };
+  }
+}

@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import { isEmailVerified } from '@app/accounts';
+import { DomainError } from '@app/platform';
+import { VerificationChannel } from '../domain/tfa-method';
+import { AddMethodGate } from './add-method-gate';
+import { ChallengeService } from './challenge.service';
+import { SmsSendingPolicy } from './ports/sms-sending-policy.port';
+import { TfaMethodRepository } from './ports/tfa-method.repository.port';
+import { SecondFactorVerifier } from './second-factor-verifier';
+import { tfaError } from './tfa-errors';
+import { TfaUserLookup } from './tfa-user-lookup';
+
+export interface StartAuthorizationCommand {
+  userId: number;
+  tfaMethod?: VerificationChannel;
+  tfaMethodId?: number;
+  backupCode?: string;
+}
+
+export type StartAuthorizationResult = { kind: 'granted' } | { kind: 'challenge'; secret: string };
+
+/**
+ * POST authorize-new-method: a backup code grants the 30-minute window at once; otherwise
+ * an `authorize` challenge is opened on an existing method (email for a user without one).
+ */
+@Injectable()
+export class StartMethodAuthorizationUseCase {
+  constructor(
+    private readonly lookup: TfaUserLookup,
+    private readonly methods: TfaMethodRepository,
+    private readonly verifier: SecondFactorVerifier,
+    private readonly challenges: ChallengeService,
+    private readonly gate: AddMethodGate,
+    private readonly policy: SmsSendingPolicy,
+  ) {}
+
+  async execute(command: StartAuthorizationCommand): Promise<StartAuthorizationResult> {
+    const user = await this.lookup.user(command.userId);
+    if (command.backupCode !== undefined) {
+      await this.verifier.verify(
+        user,
+        { backupCode: command.backupCode },
+        {
+          purposes: [],
+          failure: '2fa_verification_failed',
+        },
+      );
+      await this.gate.grant(user.id);
+      return { kind: 'granted' };
+    }
+    const existing = await this.methods.listByUser(user.id);
+    let requested = command.tfaMethod;
+    if (existing.length === 0) requested = 'email';
+    else if (requested === undefined && command.tfaMethodId === undefined)
+      requested = (existing.find((m) => m.isPrimary) ?? existing[0]).type;
+    const method =
+      requested === 'email'
+        ? null
+        : await this.verifier.resolveMethod(user, {
+            tfaMethod: requested,
+            tfaMethodId: command.tfaMethodId,
+          });
+    if (requested !== 'email' && !method)
+      throw tfaError('invalid_tfa_method', `No ${requested} method is configured.`);
+
+    return this.createChallenge(async () => {
+      if (!method) {
+        if (!user.email) throw tfaError('missing_email', 'No email address is on the account.');
+        if (!isEmailVerified(user))
+          throw tfaError('email_not_verified', 'Verify your email address before using 2FA codes.');
+        const opened = await this.challenges.open(user.id, 'authorize');
+        await this.challenges.sendCode(opened.challenge, 'email', user.email, null);
+        return opened.secret;
+      }
+      if (method.type === 'totp') {
+        const opened = await this.challenges.open(user.id, 'authorize', {
+          channel: 'totp',
+          methodId: method.id,
+        });
+        return opened.secret;
+      }
+      // The admin exemption covers the SMS send routes only, not this one.
+      if (!isEmailVerified(user))
+        throw tfaError('email_not_verified', 'Verify your email address before using 2FA codes.');
+      await this.policy.assertMaySend({
+        userId: user.id,
+        destination: method.phoneNumber!,
+        purpose: 'authorize',
+        smsFraudFlagged: user.smsFraudFlaggedAt !== null,
+      });
+      const opened = await this.challenges.open(user.id, 'authorize');
+      await this.challenges.sendCode(opened.challenge, 'sms', method.phoneNumber!, method.id);
+      return opened.secret;
+    });
+  }
+
+  /** Store failures here are the spec's challenge_creation_failed (500, retry). */
+  private async createChallenge(work: () => Promise<string>): Promise<StartAuthorizationResult> {
+    try {
+      return { kind: 'challenge', secret: await work() };
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      throw tfaError('challenge_creation_failed', 'Could not create the challenge; retry.');
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import { DomainError } from '@app/platform';
+import { lockEndSeconds } from '../domain/tfa-method';
+
+/**
+ * The spec's 2FA error codes. Wire statuses live in http/tfa-errors.ts; these helpers keep
+ * the messages and extra body fields consistent wherever a code is raised.
+ */
+export const tfaError = (code: string, msg: string, details?: Record<string, unknown>) =>
+  new DomainError(code, msg, details);
+
+export function lockedError(failCount: number, lockedUntil: Date): DomainError {
+  const seconds = lockEndSeconds(lockedUntil);
+  return new DomainError(
+    'tfa_locked',
+    'Too many failed attempts: this 2FA method is locked for 15 minutes.',
+    { fail_count: failCount, locked_until: seconds },
+  );
+}
+
+export function verificationFailed(
+  method: { failCount: number; lockedUntil: Date | null } | null,
+  msg = 'Invalid verification code.',
+): DomainError {
+  return new DomainError(
+    '2fa_verification_failed',
+    msg,
+    method
+      ? {
+          fail_count: method.failCount,
+          locked_until: lockEndSeconds(method.lockedUntil),
+        }
+      : {},
+  );
+}

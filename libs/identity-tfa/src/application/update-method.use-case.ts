@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, DomainError, UnitOfWork } from '@app/platform';
+import { toMethodRecord, VerificationChannel } from '../domain/tfa-method';
+import { TfaMethodRepository } from './ports/tfa-method.repository.port';
+import { SecondFactorVerifier } from './second-factor-verifier';
+import { tfaError } from './tfa-errors';
+import { TfaUserLookup } from './tfa-user-lookup';
+
+export interface UpdateMethodCommand {
+  userId: number;
+  tfaMethodId?: number;
+  tfaMethod?: VerificationChannel;
+  label?: string;
+  isPrimary?: boolean;
+}
+
+/** PUT update: label and primary flag of an SMS or TOTP method (email is not a method). */
+@Injectable()
+export class UpdateMethodUseCase {
+  constructor(
+    private readonly lookup: TfaUserLookup,
+    private readonly methods: TfaMethodRepository,
+    private readonly verifier: SecondFactorVerifier,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(command: UpdateMethodCommand): Promise<Record<string, unknown>> {
+    if (command.tfaMethod === 'email')
+      throw tfaError('invalid_tfa_method', 'Email is not a stored 2FA method.');
+    if (command.tfaMethodId === undefined && command.tfaMethod === undefined)
+      throw new DomainError(
+        'bad_request',
+        'Invalid request: tfa_method_id or tfa_method is required',
+      );
+    if (command.label === undefined && command.isPrimary === undefined)
+      throw new DomainError('bad_request', 'Invalid request: label or is_primary is required');
+    const user = await this.lookup.user(command.userId);
+    const method = await this.verifier.resolveMethod(user, command);
+    if (!method)
+      throw new DomainError('not_found', `No ${command.tfaMethod} method is configured.`);
+    const updated = await this.uow.run(async () => {
+      if (command.isPrimary === true) await this.methods.makeOnlyPrimary(user.id, method.id);
+      return this.methods.update(method.id, {
+        label: command.label,
+        isPrimary: command.isPrimary,
+      });
+    });
+    return toMethodRecord(updated, this.clock.nowMs());
+  }
+}

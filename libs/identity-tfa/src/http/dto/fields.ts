@@ -1,0 +1,78 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
+import { VERIFICATION_CHANNELS } from '../../domain/tfa-method';
+
+/**
+ * A method id: an integer, or a string of digits (the public client sends `--method-id`
+ * as a JSON string "55" but `tfa update` as an int). Anything else is a 400.
+ */
+export const MethodIdField = (name: string, description: string) =>
+  applyDecorators(
+    ApiPropertyOptional({
+      oneOf: [{ type: 'integer' }, { type: 'string', pattern: '^\\d+$' }],
+      description,
+    }),
+    IsOptional(),
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value,
+    ),
+    IsInt({ message: `${name} must be an integer or a string of digits` }),
+    Min(1),
+  );
+
+export const TfaMethodField = (description = 'sms, totp or email') =>
+  applyDecorators(
+    ApiPropertyOptional({ enum: VERIFICATION_CHANNELS, description }),
+    IsOptional(),
+    IsIn(VERIFICATION_CHANNELS as unknown as string[]),
+  );
+
+export const CodeField = () =>
+  applyDecorators(
+    ApiPropertyOptional({ example: '123456', description: 'the 6-digit code' }),
+    IsOptional(),
+    IsString(),
+    MinLength(1),
+    MaxLength(64),
+  );
+
+export const SecretField = (description: string) =>
+  applyDecorators(
+    ApiPropertyOptional({ description }),
+    IsOptional(),
+    IsString(),
+    MinLength(1),
+    MaxLength(256),
+  );
+
+export const BackupCodeField = () =>
+  applyDecorators(
+    ApiPropertyOptional({ example: 'ABCD-EFGH-JKLM', description: 'single-use backup code' }),
+    IsOptional(),
+    IsString(),
+    MaxLength(64),
+  );
+
+export const PhoneField = () =>
+  applyDecorators(
+    ApiPropertyOptional({ example: '+15551234567', description: 'E.164' }),
+    IsOptional(),
+    IsString(),
+    Matches(/^\+[1-9]\d{6,14}$/, {
+      message: 'phone_number must be in E.164 format, e.g. +15551234567',
+    }),
+  );
+
+export const LabelField = () =>
+  applyDecorators(ApiPropertyOptional({ maxLength: 30 }), IsOptional(), IsString(), MaxLength(30));

@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, Principal } from '@app/platform';
+import { ConfirmNewMethodUseCase } from '../application/confirm-new-method.use-case';
+import { ResendSmsCodeUseCase } from '../application/resend-sms-code.use-case';
+import { SendSmsCodeUseCase } from '../application/send-sms-code.use-case';
+import { toMethodRecord } from '../domain/tfa-method';
+import {
+  ConfirmNewMethodRequestDto,
+  FactorRequestDto,
+  SendSmsRequestDto,
+} from './dto/tfa-requests.dto';
+import { personalUserId } from './tfa-caller';
+
+/** Messages the public client shows or matches on (resend's msg is required by it). */
+export const MSG = {
+  smsSent: '2FA Sent',
+  emailSent: '2FA code sent to your email address.',
+  resent: 'A 6-digit code has been sent to your phone',
+  authorized: 'Authorization successful.',
+  removed: '2FA method removed',
+  disabled: '2FA Successfully Disabled',
+  smsAdded: 'SMS 2FA method added successfully',
+  totpAdded: 'TOTP 2FA method added successfully',
+  updated: '2FA method updated successfully',
+  regenerated: 'Backup codes regenerated successfully',
+} as const;
+
+export function factorOf(body: FactorRequestDto) {
+  return {
+    tfaMethod: body.tfa_method,
+    tfaMethodId: body.tfa_method_id,
+    code: body.code,
+    secret: body.secret,
+    backupCode: body.backup_code,
+  };
+}
+
+/** Responses shared by the current routes and their deprecated aliases. */
+@Injectable()
+export class TfaResponses {
+  constructor(
+    private readonly sendSmsCode: SendSmsCodeUseCase,
+    private readonly resendSmsCode: ResendSmsCodeUseCase,
+    private readonly confirmNewMethod: ConfirmNewMethodUseCase,
+    private readonly clock: Clock,
+  ) {}
+
+  async sendSms(principal: Principal | undefined, body: SendSmsRequestDto) {
+    const { secret } = await this.sendSmsCode.execute({
+      userId: personalUserId(principal),
+      secret: body.secret,
+      phoneNumber: body.phone_number,
+      tfaMethodId: body.tfa_method_id,
+    });
+    return { success: true, msg: MSG.smsSent, secret };
+  }
+
+  async resendSms(principal: Principal | undefined, body: SendSmsRequestDto) {
+    const { secret } = await this.resendSmsCode.execute({
+      userId: personalUserId(principal),
+      secret: body.secret,
+      phoneNumber: body.phone_number,
+      tfaMethodId: body.tfa_method_id,
+    });
+    return { success: true, msg: MSG.resent, secret };
+  }
+
+  async confirmNew(userId: number, body: ConfirmNewMethodRequestDto, rejectLegacy = false) {
+    const result = await this.confirmNewMethod.execute({
+      userId,
+      tfaMethod: body.tfa_method,
+      code: body.code,
+      secret: body.secret,
+      phoneNumber: body.phone_number,
+      label: body.label,
+      rejectLegacy,
+    });
+    return {
+      success: true,
+      msg: result.method.type === 'sms' ? MSG.smsAdded : MSG.totpAdded,
+      method: toMethodRecord(result.method, this.clock.nowMs()),
+      ...(result.backupCodes ? { backup_codes: result.backupCodes } : {}),
+    };
+  }
+}

@@ -1,0 +1,95 @@
+import { Global, Module, OnModuleInit } from '@nestjs/common';
+import { AccountsModule, LoginSecondFactor } from '@app/accounts';
+import { ErrorCatalog, OperatorCommandRegistry } from '@app/platform';
+import { AddMethodGate } from './application/add-method-gate';
+import { BackupCodeIssuer } from './application/backup-code-issuer';
+import { ChallengeService } from './application/challenge.service';
+import { CompleteLoginUseCase } from './application/complete-login.use-case';
+import { ConfirmMethodAuthorizationUseCase } from './application/confirm-method-authorization.use-case';
+import { ConfirmNewMethodUseCase } from './application/confirm-new-method.use-case';
+import { DeliverCodeUseCase } from './application/deliver-code.use-case';
+import { GetTfaStatusUseCase } from './application/get-tfa-status.use-case';
+import { OpenLoginChallenge } from './application/open-login-challenge';
+import { CodeDeliveryProvider } from './application/ports/code-delivery.provider.port';
+import { RegenerateBackupCodesUseCase } from './application/regenerate-backup-codes.use-case';
+import { RemoveMethodUseCase } from './application/remove-method.use-case';
+import { ResendSmsCodeUseCase } from './application/resend-sms-code.use-case';
+import { SecondFactorVerifier } from './application/second-factor-verifier';
+import { SendEmailCodeUseCase } from './application/send-email-code.use-case';
+import { SendSmsCodeUseCase } from './application/send-sms-code.use-case';
+import { SetupTotpUseCase } from './application/setup-totp.use-case';
+import { StartMethodAuthorizationUseCase } from './application/start-method-authorization.use-case';
+import { TfaSettings } from './application/tfa-settings';
+import { TfaUserLookup } from './application/tfa-user-lookup';
+import { UpdateMethodUseCase } from './application/update-method.use-case';
+import { TfaDeprecatedController } from './http/tfa-deprecated.controller';
+import { TFA_ERRORS } from './http/tfa-errors';
+import { TfaResponses } from './http/tfa-responses';
+import { TfaController } from './http/tfa.controller';
+import { createCodeDeliveryProvider } from './infrastructure/delivery/code-delivery-provider.factory';
+import { CodeDeliveryWorker } from './infrastructure/delivery/code-delivery.worker';
+import { TfaInfrastructureModule } from './infrastructure/tfa-infrastructure.module';
+import { TransactionalEntityManager } from '@app/platform';
+import { TfaCommands } from './operator/tfa.commands';
+
+/**
+ * Two-factor authentication. Global because it provides the accounts context's
+ * LoginSecondFactor port (the password login opens its challenge through it).
+ */
+@Global()
+@Module({
+  imports: [AccountsModule, TfaInfrastructureModule],
+  controllers: [TfaController, TfaDeprecatedController],
+  providers: [
+    ChallengeService,
+    SecondFactorVerifier,
+    AddMethodGate,
+    BackupCodeIssuer,
+    TfaUserLookup,
+    GetTfaStatusUseCase,
+    SetupTotpUseCase,
+    CompleteLoginUseCase,
+    SendSmsCodeUseCase,
+    ResendSmsCodeUseCase,
+    SendEmailCodeUseCase,
+    StartMethodAuthorizationUseCase,
+    ConfirmMethodAuthorizationUseCase,
+    ConfirmNewMethodUseCase,
+    RemoveMethodUseCase,
+    UpdateMethodUseCase,
+    RegenerateBackupCodesUseCase,
+    OpenLoginChallenge,
+    { provide: LoginSecondFactor, useExisting: OpenLoginChallenge },
+    TfaResponses,
+    TfaCommands,
+  ],
+  exports: [LoginSecondFactor],
+})
+export class IdentityTfaModule implements OnModuleInit {
+  constructor(
+    errors: ErrorCatalog,
+    private readonly operatorCommands: OperatorCommandRegistry,
+    private readonly commands: TfaCommands,
+  ) {
+    errors.register(TFA_ERRORS);
+  }
+
+  onModuleInit(): void {
+    for (const command of this.commands.commands()) this.operatorCommands.register(command);
+  }
+}
+
+/** BullMQ processors for code delivery; imported by apps/worker and, unless RUN_WORKER=false, the api. */
+@Module({
+  imports: [TfaInfrastructureModule],
+  providers: [
+    {
+      provide: CodeDeliveryProvider,
+      inject: [TfaSettings, TransactionalEntityManager],
+      useFactory: createCodeDeliveryProvider,
+    },
+    DeliverCodeUseCase,
+    CodeDeliveryWorker,
+  ],
+})
+export class TfaDeliveryWorkerModule {}

@@ -1,0 +1,5 @@
+export { IdentityTfaModule, TfaDeliveryWorkerModule } from './identity-tfa.module';
+export {
+  OutboxReader,
+  OutboxMessage,
+} from './infrastructure/delivery/outbox-code-delivery.provider';

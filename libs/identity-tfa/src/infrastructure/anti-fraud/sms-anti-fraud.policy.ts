@@ -1,0 +1,53 @@
+import { Clock, DomainError } from '@app/platform';
+import { isBlockedDestination } from './blocked-destinations';
+import { parsePhoneNumber } from './phone-number';
+import { RedisSmsSendCounters } from './redis-sms-send-counters';
+import { SmsAntiFraudSettings } from './sms-anti-fraud-settings';
+
+export interface SmsScreening {
+  userId: number;
+  destination: string;
+  /** Re-sending an existing challenge's code (exempt from the minimum interval). */
+  resend: boolean;
+  smsFraudFlagged: boolean;
+}
+
+const REFUSALS: Record<string, string> = {
+  preauth_phone_cap:
+    'This phone number was used for verification by too many accounts; try again later.',
+  sms_rate_limited: 'Too many SMS codes requested; wait a few minutes before trying again.',
+  tfa_challenge_exists: 'A code was sent to this number moments ago: use resend.',
+};
+
+/**
+ * Every SMS passes here before it is queued, cheapest refusal first: a flagged account,
+ * a blocked number, then the shared counters (which record the send when they admit it).
+ */
+export class SmsAntiFraudPolicy {
+  constructor(
+    private readonly counters: RedisSmsSendCounters,
+    private readonly settings: SmsAntiFraudSettings,
+    private readonly clock: Clock,
+  ) {}
+
+  async assertMaySend(request: SmsScreening): Promise<void> {
+    if (request.smsFraudFlagged)
+      throw new DomainError(
+        'sms_fraud_detected',
+        'SMS sending is disabled for this account; contact support.',
+      );
+    const phone = parsePhoneNumber(request.destination);
+    if (isBlockedDestination(phone, this.settings))
+      throw new DomainError(
+        'sms_blocked_number',
+        'SMS codes cannot be sent to this number; use another number or an authenticator app.',
+      );
+    const verdict = await this.counters.checkAndRecord({
+      userId: request.userId,
+      destination: phone.e164,
+      resend: request.resend,
+      nowMs: this.clock.nowMs(),
+    });
+    if (verdict !== 'admitted') throw new DomainError(verdict, REFUSALS[verdict]);
+  }
+}

@@ -1,0 +1,78 @@
+import { DomainError } from '@app/platform';
+
+export type CodeChannel = 'sms' | 'email';
+
+/** One code to one recipient, as a provider adapter needs it. */
+export interface CodeMessage {
+  channel: CodeChannel;
+  /** E.164 phone number or email address. */
+  destination: string;
+  code: string;
+  expiresAt: Date;
+  /**
+   * Stable for one (challenge, send number): every attempt of the same send carries the
+   * same key, so an adapter can reconcile or de-duplicate on it.
+   */
+  idempotencyKey: string;
+}
+
+export interface SentMessage {
+  providerMessageId: string;
+}
+
+/**
+ * One adapter per provider. `send` resolves when the provider accepted the message and
+ * throws a DeliveryFailure otherwise. `findSent` answers whether an earlier attempt of the
+ * same send was accepted after all (the worker died before recording it); adapters that
+ * cannot ask their provider answer null.
+ */
+export abstract class CodeSender {
+  abstract readonly name: string;
+  abstract send(message: CodeMessage): Promise<SentMessage>;
+  abstract findSent(message: CodeMessage, since: Date): Promise<SentMessage | null>;
+}
+
+/**
+ * rejected: the provider refused this message for good (invalid or unreachable number,
+ * mailbox unknown); retrying cannot help.
+ * rate_limited: the provider's own limit; worth another try later.
+ * transient: network trouble, timeouts, 5xx; retried with backoff.
+ */
+export type DeliveryFailureKind = 'rejected' | 'rate_limited' | 'transient';
+
+/** Wire codes per channel and kind; transient failures never reach a client. */
+const FAILURE_CODES: Record<CodeChannel, Record<DeliveryFailureKind, string>> = {
+  sms: {
+    rejected: 'twilio_error',
+    rate_limited: 'twilio_rate_limited',
+    transient: 'delivery_unavailable',
+  },
+  email: {
+    rejected: 'email_rejected',
+    rate_limited: 'delivery_unavailable',
+    transient: 'delivery_unavailable',
+  },
+};
+
+/** A classified provider failure. The message is safe to log: no code, no recipient. */
+export class DeliveryFailure extends DomainError {
+  constructor(
+    readonly channel: CodeChannel,
+    readonly kind: DeliveryFailureKind,
+    message: string,
+    /** The provider's own error code (Twilio's 21211, an SMTP reply code), when known. */
+    readonly providerCode: number | null = null,
+    /**
+     * The request may have reached the provider and been accepted (a timeout, an answer
+     * lost on the way back): a retry must check before sending again.
+     */
+    readonly maybeSent = false,
+  ) {
+    super(FAILURE_CODES[channel][kind], message);
+    this.name = 'DeliveryFailure';
+  }
+
+  get retryable(): boolean {
+    return this.kind !== 'rejected';
+  }
+}

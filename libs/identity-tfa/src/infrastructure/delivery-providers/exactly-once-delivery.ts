@@ -1,0 +1,114 @@
+import { Logger } from '@nestjs/common';
+import { Clock, Metrics } from '@app/platform';
+import { CodeMessage, DeliveryFailure } from './code-sender';
+import { CodeSenders } from './code-sender.factory';
+import { RedisDeliveryLedger } from './redis-delivery-ledger';
+
+export interface DeliveryAttempt {
+  message: CodeMessage;
+  /** 1 for the first attempt of this send. */
+  attempt: number;
+  maxAttempts: number;
+}
+
+export type DeliveryResult =
+  | { outcome: 'sent'; provider: string; providerMessageId: string }
+  /** An earlier attempt of this send had been accepted: nothing was sent now. */
+  | { outcome: 'already_sent'; provider: string; providerMessageId: string }
+  /** Given up for good (rejected, or out of attempts); no further attempt will be made. */
+  | { outcome: 'abandoned'; provider: string; code: string };
+
+/**
+ * Sends one code through the channel's provider at most once per (challenge, send number),
+ * whatever happens to the workers: it claims the send in the ledger before calling the
+ * provider, records the provider's message id after, and settles an attempt with an unknown
+ * outcome by asking the provider before trying again. A retryable failure is thrown (the
+ * queue schedules the next attempt); a final one is returned as `abandoned`.
+ */
+export class ExactlyOnceDelivery {
+  private readonly logger = new Logger('CodeDelivery');
+
+  constructor(
+    private readonly senders: CodeSenders,
+    private readonly ledger: RedisDeliveryLedger,
+    private readonly clock: Clock,
+    private readonly metrics: Metrics,
+    /** Longer than a provider request can take, so a live attempt is never second-guessed. */
+    private readonly leaseMs: number,
+  ) {}
+
+  async deliver({ message, attempt, maxAttempts }: DeliveryAttempt): Promise<DeliveryResult> {
+    const sender = this.senders.for(message.channel);
+    const key = message.idempotencyKey;
+    const labels = { channel: message.channel, provider: sender.name };
+    const claim = await this.ledger.claim(key, this.clock.nowMs(), this.leaseMs);
+    if (claim.state === 'sent') return { outcome: 'already_sent', provider: sender.name, ...claim };
+    if (claim.state === 'failed') return { outcome: 'abandoned', provider: sender.name, ...claim };
+    if (claim.state === 'in_flight')
+      throw new DeliveryFailure(message.channel, 'transient', 'Another attempt is in flight.');
+    if (claim.state === 'uncertain') {
+      const found = await sender.findSent(message, claim.since);
+      if (found) {
+        await this.ledger.recordSent(key, found.providerMessageId);
+        if (attempt === 1) await this.ledger.reportFirstAttempt(key, 'sent');
+        this.metrics.increment('code_delivery_attempts_total', {
+          ...labels,
+          outcome: 'already_sent',
+        });
+        return { outcome: 'already_sent', provider: sender.name, ...found };
+      }
+    }
+    let sent: { providerMessageId: string };
+    try {
+      sent = await sender.send(message);
+    } catch (error) {
+      const failure =
+        error instanceof DeliveryFailure
+          ? error
+          : // An adapter bug must not turn into a lost code: retry, but check first.
+            new DeliveryFailure(message.channel, 'transient', 'Sending failed.', null, true);
+      this.metrics.increment('code_delivery_attempts_total', { ...labels, outcome: failure.kind });
+      return this.afterFailure(failure, key, sender.name, attempt, maxAttempts);
+    }
+    this.metrics.increment('code_delivery_attempts_total', { ...labels, outcome: 'sent' });
+    await this.ledger.recordSent(key, sent.providerMessageId);
+    if (attempt === 1) await this.ledger.reportFirstAttempt(key, 'sent');
+    return { outcome: 'sent', provider: sender.name, ...sent };
+  }
+
+  /**
+   * The requester waits for the first attempt: a rejection, or the provider's rate limit,
+   * is answered to the client (twilio_error, twilio_rate_limited), who then decides; later
+   * attempts are only for transient trouble, which the client was told nothing about.
+   */
+  private async afterFailure(
+    failure: DeliveryFailure,
+    key: string,
+    provider: string,
+    attempt: number,
+    maxAttempts: number,
+  ): Promise<DeliveryResult> {
+    const reportable = failure.kind !== 'transient';
+    const heard =
+      attempt === 1 &&
+      (await this.ledger.reportFirstAttempt(key, reportable ? failure.code : 'retrying'));
+    const final =
+      failure.kind === 'rejected' ||
+      (failure.kind === 'rate_limited' && heard) ||
+      attempt >= maxAttempts;
+    if (final) {
+      await this.ledger.recordFailed(key, failure.code);
+      this.metrics.increment('code_delivery_failures_total', {
+        channel: failure.channel,
+        provider,
+      });
+      this.logger.warn(
+        `Delivery abandoned after attempt ${attempt}/${maxAttempts} by ${provider}: ${failure.message}`,
+      );
+      return { outcome: 'abandoned', provider, code: failure.code };
+    }
+    if (failure.maybeSent) await this.ledger.markUncertain(key);
+    else await this.ledger.release(key);
+    throw failure;
+  }
+}

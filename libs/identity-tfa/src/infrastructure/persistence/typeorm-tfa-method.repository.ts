@@ -1,0 +1,139 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionalEntityManager } from '@app/platform';
+import {
+  AttemptReservation,
+  NewTfaMethod,
+  TfaMethodRepository,
+} from '../../application/ports/tfa-method.repository.port';
+import { TfaMethod } from '../../domain/tfa-method';
+import { sqlRows } from './sql-rows';
+import { TfaMethodRow, toTfaMethod } from './tfa-method.mapper';
+
+const COLUMNS = `id, user_id, method, label, phone_number, totp_secret_ciphertext, is_primary,
+  fail_count, locked_until, last_totp_step, created_at, last_used_at`;
+
+/** Plain SQL: the atomic counters and compare-and-sets are single statements. */
+@Injectable()
+export class TypeormTfaMethodRepository extends TfaMethodRepository {
+  constructor(private readonly tx: TransactionalEntityManager) {
+    super();
+  }
+
+  private query<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return sqlRows<T>(this.tx.manager, sql, params);
+  }
+
+  async listByUser(userId: number): Promise<TfaMethod[]> {
+    const rows = await this.query<TfaMethodRow>(
+      `SELECT ${COLUMNS} FROM tfa_methods WHERE user_id = $1 ORDER BY id`,
+      [userId],
+    );
+    return rows.map(toTfaMethod);
+  }
+
+  async findById(id: number): Promise<TfaMethod | null> {
+    if (!Number.isSafeInteger(id) || id > 2_147_483_647 || id < 1) return null;
+    const rows = await this.query<TfaMethodRow>(
+      `SELECT ${COLUMNS} FROM tfa_methods WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ? toTfaMethod(rows[0]) : null;
+  }
+
+  async create(method: NewTfaMethod): Promise<TfaMethod | null> {
+    const rows = await this.query<TfaMethodRow>(
+      `INSERT INTO tfa_methods (user_id, method, label, phone_number, is_primary, last_totp_step)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (user_id, method) DO NOTHING
+       RETURNING ${COLUMNS}`,
+      [
+        method.userId,
+        method.type,
+        method.label,
+        method.phoneNumber,
+        method.isPrimary,
+        method.lastTotpStep,
+      ],
+    );
+    return rows[0] ? toTfaMethod(rows[0]) : null;
+  }
+
+  async setTotpSecret(methodId: number, ciphertext: string): Promise<void> {
+    await this.query(`UPDATE tfa_methods SET totp_secret_ciphertext = $2 WHERE id = $1`, [
+      methodId,
+      ciphertext,
+    ]);
+  }
+
+  async update(
+    methodId: number,
+    changes: { label?: string; isPrimary?: boolean },
+  ): Promise<TfaMethod> {
+    const rows = await this.query<TfaMethodRow>(
+      `UPDATE tfa_methods
+          SET label = COALESCE($2, label), is_primary = COALESCE($3, is_primary)
+        WHERE id = $1
+        RETURNING ${COLUMNS}`,
+      [methodId, changes.label ?? null, changes.isPrimary ?? null],
+    );
+    return toTfaMethod(rows[0]);
+  }
+
+  async makeOnlyPrimary(userId: number, methodId: number): Promise<void> {
+    await this.query(`UPDATE tfa_methods SET is_primary = (id = $2) WHERE user_id = $1`, [
+      userId,
+      methodId,
+    ]);
+  }
+
+  async delete(methodId: number): Promise<void> {
+    await this.query(`DELETE FROM tfa_methods WHERE id = $1`, [methodId]);
+  }
+
+  async reserveAttempt(
+    methodId: number,
+    nowMs: number,
+    maxFailures: number,
+    lockMs: number,
+  ): Promise<AttemptReservation> {
+    const now = new Date(nowMs);
+    // One statement: the row lock serialises parallel attempts, so the budget holds.
+    const rows = await this.query<{ fail_count: number; locked_until: Date | null }>(
+      `UPDATE tfa_methods
+          SET fail_count = CASE WHEN locked_until IS NOT NULL AND locked_until <= $2 THEN 1
+                                ELSE fail_count + 1 END,
+              locked_until = CASE
+                WHEN locked_until IS NOT NULL AND locked_until <= $2 THEN NULL
+                WHEN fail_count + 1 >= $3 THEN $4::timestamptz
+                ELSE locked_until END
+        WHERE id = $1 AND (locked_until IS NULL OR locked_until <= $2)
+        RETURNING fail_count, locked_until`,
+      [methodId, now, maxFailures, new Date(nowMs + lockMs)],
+    );
+    if (rows[0])
+      return { admitted: true, failCount: rows[0].fail_count, lockedUntil: rows[0].locked_until };
+    const current = await this.findById(methodId);
+    return {
+      admitted: false,
+      failCount: current?.failCount ?? maxFailures,
+      lockedUntil: current?.lockedUntil ?? new Date(nowMs + lockMs),
+    };
+  }
+
+  async recordSuccess(methodId: number, now: Date): Promise<void> {
+    await this.query(
+      `UPDATE tfa_methods SET fail_count = 0, locked_until = NULL, last_used_at = $2 WHERE id = $1`,
+      [methodId, now],
+    );
+  }
+
+  async advanceTotpStep(methodId: number, step: number): Promise<boolean> {
+    const rows = await this.query<{ id: number }>(
+      `UPDATE tfa_methods SET last_totp_step = $2
+        WHERE id = $1 AND (last_totp_step IS NULL OR last_totp_step < $2)
+        RETURNING id`,
+      [methodId, step],
+    );
+    return rows.length === 1;
+  }
+}

@@ -1,0 +1,110 @@
+import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { RedisConnectionFactory } from '@app/platform';
+import { Challenge } from '../../domain/challenge';
+import { RedisChallengeStore } from './redis-challenge.store';
+
+describe('RedisChallengeStore (real Redis)', () => {
+  const factory = new RedisConnectionFactory(process.env.REDIS_URL!);
+  let redis: Redis;
+  let store: RedisChallengeStore;
+
+  beforeAll(() => {
+    redis = factory.createCommandConnection('tfa-int');
+    store = new RedisChallengeStore(redis);
+  });
+  afterAll(() => factory.closeAll());
+
+  const challenge = (): Challenge => ({
+    key: randomUUID(),
+    userId: 424242,
+    purpose: 'verify',
+    channel: null,
+    destination: null,
+    methodId: null,
+    codeDigest: null,
+    attempts: 0,
+    sends: 0,
+    createdAtMs: Date.now(),
+  });
+
+  it('stores a challenge with its TTL and finds it', async () => {
+    const c = challenge();
+    await store.create(c, 600_000);
+    expect(await store.find(c.key)).toEqual({ state: 'active', challenge: c });
+    const ttl = await redis.pttl(`tfa:challenge:${c.key}`);
+    expect(ttl).toBeGreaterThan(590_000);
+    expect(ttl).toBeLessThanOrEqual(600_000);
+  });
+
+  it('consumes exactly once among parallel callers, then reports it cleared', async () => {
+    const c = challenge();
+    await store.create(c, 600_000);
+    const results = await Promise.all(Array.from({ length: 20 }, () => store.consume(c.key)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await store.find(c.key)).toEqual({ state: 'cleared' });
+    expect(await store.recordAttempt(c.key)).toBeNull();
+    expect(
+      await store.attachCode(c.key, {
+        channel: 'sms',
+        destination: 'x',
+        methodId: null,
+        codeDigest: 'd',
+        codeCiphertext: 'c',
+      }),
+    ).toBeNull();
+  });
+
+  it('a timed-out challenge is expired; an unknown key is unknown', async () => {
+    const c = challenge();
+    await store.create(c, 600_000);
+    await redis.del(`tfa:challenge:${c.key}`);
+    expect(await store.find(c.key)).toEqual({ state: 'expired' });
+    expect(await store.find(randomUUID())).toEqual({ state: 'unknown' });
+  });
+
+  it('counts attempts atomically and keeps the delivery copy until that send is delivered', async () => {
+    const c = challenge();
+    await store.create(c, 600_000);
+    const attempts = await Promise.all(
+      Array.from({ length: 10 }, () => store.recordAttempt(c.key)),
+    );
+    expect([...attempts].sort((a, b) => a! - b!)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(
+      await store.attachCode(c.key, {
+        channel: 'sms',
+        destination: '+1555',
+        methodId: 3,
+        codeDigest: 'd1',
+        codeCiphertext: 'c1',
+      }),
+    ).toBe(1);
+    expect(
+      await store.attachCode(c.key, {
+        channel: 'sms',
+        destination: '+1555',
+        methodId: 3,
+        codeDigest: 'd2',
+        codeCiphertext: 'c2',
+      }),
+    ).toBe(2);
+    await store.clearDeliveryCopy(c.key, 1);
+    expect(await store.readDeliveryCopy(c.key)).toMatchObject({
+      codeCiphertext: 'c2',
+      sendNumber: 2,
+      methodId: 3,
+    });
+    await store.clearDeliveryCopy(c.key, 2);
+    expect(await store.readDeliveryCopy(c.key)).toBeNull();
+  });
+
+  it('the recent-SMS marker admits one send and is released when its challenge is consumed', async () => {
+    const c = challenge();
+    c.userId = Math.floor(Math.random() * 1e9);
+    await store.create(c, 600_000);
+    expect(await store.reserveRecentSms(c.userId, c.key, 60_000)).toBe(true);
+    expect(await store.reserveRecentSms(c.userId, c.key, 60_000)).toBe(false);
+    await store.consume(c.key);
+    expect(await store.reserveRecentSms(c.userId, 'other', 60_000)).toBe(true);
+  });
+});

@@ -1,0 +1,263 @@
+import { TfaStatus, User, UserRepository } from '@app/accounts';
+import { Clock } from '@app/platform';
+import { AuthorizationStore } from '../application/ports/authorization.store.port';
+import { BackupCodeRepository } from '../application/ports/backup-code.repository.port';
+import {
+  ChallengeLookup,
+  ChallengeStore,
+  DeliveryCopy,
+} from '../application/ports/challenge.store.port';
+import { CodeDeliveryJob, CodeDeliveryQueue } from '../application/ports/code-delivery.queue.port';
+import {
+  AttemptReservation,
+  NewTfaMethod,
+  TfaMethodRepository,
+} from '../application/ports/tfa-method.repository.port';
+import { Challenge } from '../domain/challenge';
+import { TfaMethod } from '../domain/tfa-method';
+
+/** In-memory fakes of the 2FA ports for fast use-case tests. */
+
+type NewUser = Parameters<UserRepository['create']>[0];
+type UserWithPassword = Awaited<ReturnType<UserRepository['findByLogin']>>;
+
+export class InMemoryTfaMethodRepository extends TfaMethodRepository {
+  readonly rows = new Map<number, TfaMethod>();
+  private nextId = 1;
+
+  constructor(private readonly clock: Clock) {
+    super();
+  }
+
+  async listByUser(userId: number) {
+    return [...this.rows.values()].filter((m) => m.userId === userId).map((m) => ({ ...m }));
+  }
+  async findById(id: number) {
+    const row = this.rows.get(id);
+    return row ? { ...row } : null;
+  }
+  async create(method: NewTfaMethod) {
+    if ([...this.rows.values()].some((m) => m.userId === method.userId && m.type === method.type))
+      return null;
+    const row: TfaMethod = {
+      id: this.nextId++,
+      ...method,
+      totpSecretCiphertext: null,
+      failCount: 0,
+      lockedUntil: null,
+      createdAt: this.clock.now(),
+      lastUsedAt: null,
+    };
+    this.rows.set(row.id, row);
+    return { ...row };
+  }
+  async setTotpSecret(methodId: number, ciphertext: string) {
+    this.rows.get(methodId)!.totpSecretCiphertext = ciphertext;
+  }
+  async update(methodId: number, changes: { label?: string; isPrimary?: boolean }) {
+    const row = this.rows.get(methodId)!;
+    if (changes.label !== undefined) row.label = changes.label;
+    if (changes.isPrimary !== undefined) row.isPrimary = changes.isPrimary;
+    return { ...row };
+  }
+  async makeOnlyPrimary(userId: number, methodId: number) {
+    for (const row of this.rows.values())
+      if (row.userId === userId) row.isPrimary = row.id === methodId;
+  }
+  async delete(methodId: number) {
+    this.rows.delete(methodId);
+  }
+  async reserveAttempt(
+    methodId: number,
+    nowMs: number,
+    maxFailures: number,
+    lockMs: number,
+  ): Promise<AttemptReservation> {
+    const row = this.rows.get(methodId)!;
+    if (row.lockedUntil && row.lockedUntil.getTime() > nowMs)
+      return { admitted: false, failCount: row.failCount, lockedUntil: row.lockedUntil };
+    if (row.lockedUntil) {
+      row.lockedUntil = null;
+      row.failCount = 0;
+    }
+    row.failCount += 1;
+    if (row.failCount >= maxFailures) row.lockedUntil = new Date(nowMs + lockMs);
+    return { admitted: true, failCount: row.failCount, lockedUntil: row.lockedUntil };
+  }
+  async recordSuccess(methodId: number, now: Date) {
+    const row = this.rows.get(methodId)!;
+    Object.assign(row, { failCount: 0, lockedUntil: null, lastUsedAt: now });
+  }
+  async advanceTotpStep(methodId: number, step: number) {
+    const row = this.rows.get(methodId)!;
+    if (row.lastTotpStep !== null && row.lastTotpStep >= step) return false;
+    row.lastTotpStep = step;
+    return true;
+  }
+}
+
+export class InMemoryBackupCodeRepository extends BackupCodeRepository {
+  readonly rows: Array<{
+    userId: number;
+    digest: string;
+    usedAt: Date | null;
+    deletedAt: Date | null;
+  }> = [];
+
+  async replaceSet(userId: number, digests: string[]) {
+    for (const row of this.rows)
+      if (row.userId === userId && !row.deletedAt) row.deletedAt = new Date();
+    for (const digest of digests) this.rows.push({ userId, digest, usedAt: null, deletedAt: null });
+  }
+  async countUnused(userId: number) {
+    return this.rows.filter((r) => r.userId === userId && !r.usedAt && !r.deletedAt).length;
+  }
+  async consume(userId: number, digest: string, now: Date) {
+    const row = this.rows.find(
+      (r) => r.userId === userId && r.digest === digest && !r.usedAt && !r.deletedAt,
+    );
+    if (!row) return false;
+    row.usedAt = now;
+    return true;
+  }
+  async softDeleteAll(userId: number, now: Date) {
+    for (const row of this.rows) if (row.userId === userId && !row.deletedAt) row.deletedAt = now;
+  }
+}
+
+/** Challenges with the Redis adapter's semantics; the TTL is left to the clock check. */
+export class InMemoryChallengeStore extends ChallengeStore {
+  readonly challenges = new Map<
+    string,
+    Challenge & { codeCiphertext: string | null; deliverySend: number }
+  >();
+  readonly markers = new Map<string, 'open' | 'cleared'>();
+  readonly recentSms = new Map<number, string>();
+
+  async create(challenge: Challenge) {
+    this.challenges.set(challenge.key, { ...challenge, codeCiphertext: null, deliverySend: 0 });
+    this.markers.set(challenge.key, 'open');
+  }
+  async find(key: string): Promise<ChallengeLookup> {
+    const found = this.challenges.get(key);
+    if (found) return { state: 'active', challenge: { ...found } };
+    const marker = this.markers.get(key);
+    if (!marker) return { state: 'unknown' };
+    return { state: marker === 'cleared' ? 'cleared' : 'expired' };
+  }
+  async attachCode(
+    key: string,
+    code: {
+      channel: Challenge['channel'];
+      destination: string | null;
+      methodId: number | null;
+      codeDigest: string | null;
+      codeCiphertext: string | null;
+    },
+  ) {
+    const found = this.challenges.get(key);
+    if (!found) return null;
+    Object.assign(found, code);
+    found.sends += 1;
+    found.deliverySend = found.sends;
+    return found.sends;
+  }
+  async recordAttempt(key: string) {
+    const found = this.challenges.get(key);
+    if (!found) return null;
+    found.attempts += 1;
+    return found.attempts;
+  }
+  async consume(key: string) {
+    const found = this.challenges.get(key);
+    if (!found) return false;
+    this.challenges.delete(key);
+    this.markers.set(key, 'cleared');
+    if (this.recentSms.get(found.userId) === key) this.recentSms.delete(found.userId);
+    return true;
+  }
+  async readDeliveryCopy(key: string): Promise<(DeliveryCopy & Challenge) | null> {
+    const found = this.challenges.get(key);
+    if (!found?.codeCiphertext) return null;
+    return { ...found, codeCiphertext: found.codeCiphertext, sendNumber: found.deliverySend };
+  }
+  async clearDeliveryCopy(key: string, sendNumber: number) {
+    const found = this.challenges.get(key);
+    if (found && found.deliverySend === sendNumber) found.codeCiphertext = null;
+  }
+  async reserveRecentSms(userId: number, key: string) {
+    if (this.recentSms.has(userId)) return false;
+    this.recentSms.set(userId, key);
+    return true;
+  }
+  /** Simulates the TTL running out. */
+  drop(key: string) {
+    this.challenges.delete(key);
+  }
+}
+
+export class InMemoryAuthorizationStore extends AuthorizationStore {
+  readonly grants = new Map<number, number>();
+  failing = false;
+
+  async grant(userId: number, grantedAtMs: number) {
+    if (this.failing) throw new Error('store down');
+    this.grants.set(userId, grantedAtMs);
+  }
+  async grantedAt(userId: number) {
+    if (this.failing) throw new Error('store down');
+    return this.grants.get(userId) ?? null;
+  }
+}
+
+export class RecordingCodeDeliveryQueue extends CodeDeliveryQueue {
+  readonly jobs: CodeDeliveryJob[] = [];
+  async enqueue(job: CodeDeliveryJob) {
+    this.jobs.push(job);
+  }
+}
+
+export class InMemoryUserRepository extends UserRepository {
+  readonly users = new Map<number, User>();
+
+  add(partial: Partial<User> & { id: number }): User {
+    const user: User = {
+      email: `user${partial.id}@example.test`,
+      username: null,
+      fullName: '',
+      emailVerifiedAt: new Date(0),
+      isAdmin: false,
+      phoneNumber: null,
+      tfaEnabled: false,
+      tfaStatus: 'disabled',
+      credit: 0,
+      balance: 0,
+      smsFraudFlaggedAt: null,
+      createdAt: new Date(0),
+      ...partial,
+    };
+    this.users.set(user.id, user);
+    return user;
+  }
+  async findById(id: number) {
+    return this.users.get(id) ?? null;
+  }
+  async findByLogin(): Promise<UserWithPassword> {
+    return null;
+  }
+  async create(user: NewUser): Promise<User> {
+    return this.add({ id: this.users.size + 1, email: user.email });
+  }
+  async upsert(user: NewUser & { id: number }): Promise<User> {
+    return this.add({ id: user.id, email: user.email });
+  }
+  async setTfaState(userId: number, enabled: boolean, status: TfaStatus) {
+    Object.assign(this.users.get(userId)!, { tfaEnabled: enabled, tfaStatus: status });
+  }
+  async setSmsFraudFlag(userId: number, flaggedAt: Date | null) {
+    const user = this.users.get(userId);
+    if (!user) return false;
+    user.smsFraudFlaggedAt = flaggedAt;
+    return true;
+  }
+}

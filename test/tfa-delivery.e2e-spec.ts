@@ -1,0 +1,320 @@
+import { ErrorCatalog, QueueRegistry } from '@app/platform';
+import { createTestUser, runManage, startApi, TestApi } from '@test/support/api';
+import {
+  addSms,
+  enableTotp,
+  outboxCount,
+  readCode,
+  redis,
+  sql,
+  testPhone,
+} from '@test/support/tfa';
+
+/** Send-code routes: SMS, resend, email, the BullMQ queue, the outbox provider and its command. */
+describe('2FA code delivery', () => {
+  let api: TestApi;
+
+  beforeAll(async () => {
+    api = await startApi();
+  });
+  afterAll(() => api.close());
+
+  describe('POST /tfa/sms/', () => {
+    it('queues a job that carries no code, delivers to the outbox, then removes job and code copy', async () => {
+      const user = await createTestUser(api);
+      const phone = testPhone();
+      const response = await api
+        .http()
+        .post('/api/v0/tfa/sms/')
+        .set(user.auth)
+        .send({ phone_number: phone });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ success: true, msg: '2FA Sent', secret: expect.any(String) });
+      expect(response.body.secret.length).toBeGreaterThanOrEqual(22);
+      const code = await readCode(api, phone);
+      expect(code).toMatch(/^\d{6}$/);
+      const store = redis(api);
+      const challengeKeys: string[] = [];
+      for (const key of await store.keys('tfa:challenge:*'))
+        if (Number(await store.hget(key, 'userId')) === user.id) challengeKeys.push(key);
+      expect(challengeKeys).toHaveLength(1);
+      const fields = await store.hgetall(challengeKeys[0]);
+      expect(JSON.stringify(fields)).not.toContain(code);
+      expect(Number(await store.pttl(challengeKeys[0]))).toBeLessThanOrEqual(10 * 60 * 1000);
+      const challengeId = challengeKeys[0].slice('tfa:challenge:'.length);
+      const queue = api.app.get(QueueRegistry).get('code-delivery');
+      let job = await queue.getJob(`${challengeId}-1`);
+      for (let i = 0; job && i < 100; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        job = await queue.getJob(`${challengeId}-1`);
+      }
+      expect(job).toBeUndefined();
+      for (let i = 0; (await store.hget(challengeKeys[0], 'codeCiphertext')) && i < 100; i += 1)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await store.hget(challengeKeys[0], 'codeCiphertext')).toBeNull();
+    });
+
+    it('a second send moments later is tfa_challenge_exists (use resend)', async () => {
+      const user = await createTestUser(api);
+      const phone = testPhone();
+      await api
+        .http()
+        .post('/api/v0/tfa/sms/')
+        .set(user.auth)
+        .send({ phone_number: phone })
+        .expect(200);
+      const again = await api
+        .http()
+        .post('/api/v0/tfa/sms/')
+        .set(user.auth)
+        .send({ phone_number: phone });
+      expect(again.status).toBe(400);
+      expect(again.body).toMatchObject({ success: false, error: 'tfa_challenge_exists' });
+    });
+
+    it('needs a verified email, except for admins', async () => {
+      const user = await createTestUser(api, { verified: false });
+      const refused = await api
+        .http()
+        .post('/api/v0/tfa/sms/')
+        .set(user.auth)
+        .send({ phone_number: testPhone() });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toBe('email_not_verified');
+      const admin = await createTestUser(api, { verified: false, admin: true });
+      const phone = testPhone();
+      const sent = await api
+        .http()
+        .post('/api/v0/tfa/sms/')
+        .set(admin.auth)
+        .send({ phone_number: phone });
+      expect(sent.status).toBe(200);
+      const resent = await api
+        .http()
+        .post('/api/v0/tfa/sms/resend/')
+        .set(admin.auth)
+        .send({ secret: sent.body.secret });
+      expect(resent.status).toBe(200);
+      const email = await api.http().post('/api/v0/tfa/email/').set(admin.auth).send({});
+      expect(email.status).toBe(400);
+      expect(email.body.error).toBe('email_not_verified');
+      // Not exempt on authorize-new-method either, even when it would send an SMS.
+      await sql(
+        api,
+        `INSERT INTO tfa_methods (user_id, method, label, phone_number) VALUES ($1, 'sms', 's', $2)`,
+        [admin.id, phone],
+      );
+      const authorize = await api
+        .http()
+        .post('/api/v0/tfa/authorize-new-method/')
+        .set(admin.auth)
+        .send({ tfa_method: 'sms' });
+      expect(authorize.status).toBe(400);
+      expect(authorize.body.error).toBe('email_not_verified');
+    });
+
+    it('without a number anywhere: missing_phone_number; a foreign method id: not_found; a TOTP id: invalid_tfa_method', async () => {
+      const user = await createTestUser(api);
+      const totp = await enableTotp(api, user);
+      const missing = await api.http().post('/api/v0/tfa/sms/').set(user.auth).send({});
+      expect(missing.status).toBe(400);
+      expect(missing.body.error).toBe('missing_phone_number');
+      const totpId = await api
+        .http()
+        .post('/api/v0/tfa/sms/')
+        .set(user.auth)
+        .send({ tfa_method_id: totp.methodId });
+      expect(totpId.body.error).toBe('invalid_tfa_method');
+      const other = await createTestUser(api);
+      const otherSms = await addSms(api, other, testPhone());
+      const foreign = await api
+        .http()
+        .post('/api/v0/tfa/sms/')
+        .set(user.auth)
+        .send({ tfa_method_id: String(otherSms.methodId) });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body.error).toBe('not_found');
+    });
+
+    it('an account flagged for SMS pumping gets sms_fraud_detected (403)', async () => {
+      const user = await createTestUser(api);
+      await sql(api, `UPDATE users SET sms_fraud_flagged_at = now() WHERE id = $1`, [user.id]);
+      const response = await api
+        .http()
+        .post('/api/v0/tfa/sms/')
+        .set(user.auth)
+        .send({ phone_number: testPhone() });
+      expect(response.status).toBe(403);
+      expect(response.body.error).toBe('sms_fraud_detected');
+    });
+
+    it('a phone number that is not E.164 is bad_request', async () => {
+      const user = await createTestUser(api);
+      const response = await api
+        .http()
+        .post('/api/v0/tfa/sms/')
+        .set(user.auth)
+        .send({ phone_number: '5551234' });
+      expect(response.status).toBe(400);
+      expect(response.body.error).toBe('bad_request');
+      expect(response.body.msg).toContain('phone_number');
+    });
+  });
+
+  describe('POST /tfa/sms/resend/', () => {
+    it('a new code on the same secret; the old code no longer works', async () => {
+      const user = await createTestUser(api);
+      const phone = testPhone();
+      await addSms(api, user, phone);
+      const sent = await api.http().post('/api/v0/tfa/sms/').set(user.auth).send({});
+      const firstCode = await readCode(api, phone);
+      const resent = await api
+        .http()
+        .post('/api/v0/tfa/sms/resend/')
+        .set(user.auth)
+        .send({ secret: sent.body.secret });
+      expect(resent.status).toBe(200);
+      expect(resent.body).toEqual({
+        success: true,
+        msg: 'A 6-digit code has been sent to your phone',
+        secret: sent.body.secret,
+      });
+      const secondCode = await readCode(api, phone);
+      if (secondCode !== firstCode) {
+        const old = await api
+          .http()
+          .post('/api/v0/tfa/')
+          .set(user.auth)
+          .send({ tfa_method: 'sms', code: firstCode, secret: sent.body.secret });
+        expect(old.status).toBe(400);
+      }
+      const ok = await api
+        .http()
+        .post('/api/v0/tfa/')
+        .set(user.auth)
+        .send({ tfa_method: 'sms', code: secondCode, secret: sent.body.secret });
+      expect(ok.status).toBe(200);
+    });
+
+    it('with a Bearer token and no secret a new secret is returned', async () => {
+      const user = await createTestUser(api);
+      const phone = testPhone();
+      await addSms(api, user, phone);
+      const response = await api.http().post('/api/v0/tfa/sms/resend/').set(user.auth).send({});
+      expect(response.status).toBe(200);
+      expect(response.body.secret).toEqual(expect.any(String));
+      const code = await readCode(api, phone);
+      await api
+        .http()
+        .post('/api/v0/tfa/')
+        .set(user.auth)
+        .send({ tfa_method: 'sms', code, secret: response.body.secret })
+        .expect(200);
+    });
+
+    it('a different phone number is phone_number_mismatch; the 6th send is sms_rate_limited', async () => {
+      const user = await createTestUser(api);
+      const phone = testPhone();
+      await addSms(api, user, phone);
+      const sent = await api.http().post('/api/v0/tfa/sms/').set(user.auth).send({});
+      const mismatch = await api
+        .http()
+        .post('/api/v0/tfa/sms/resend/')
+        .set(user.auth)
+        .send({ secret: sent.body.secret, phone_number: testPhone() });
+      expect(mismatch.status).toBe(400);
+      expect(mismatch.body.error).toBe('phone_number_mismatch');
+      for (let i = 0; i < 4; i += 1)
+        await api
+          .http()
+          .post('/api/v0/tfa/sms/resend/')
+          .set(user.auth)
+          .send({ secret: sent.body.secret })
+          .expect(200);
+      const limited = await api
+        .http()
+        .post('/api/v0/tfa/sms/resend/')
+        .set(user.auth)
+        .send({ secret: sent.body.secret });
+      expect(limited.status).toBe(429);
+      expect(limited.body.error).toBe('sms_rate_limited');
+    });
+
+    it('deprecated POST /tfa/resend/ behaves the same with a Deprecation header', async () => {
+      const user = await createTestUser(api);
+      const phone = testPhone();
+      await addSms(api, user, phone);
+      const sent = await api.http().post('/api/v0/tfa/sms/').set(user.auth).send({});
+      const response = await api
+        .http()
+        .post('/api/v0/tfa/resend/')
+        .set(user.auth)
+        .send({ secret: sent.body.secret });
+      expect(response.status).toBe(200);
+      expect(response.headers.deprecation).toBe('true');
+      expect(response.headers.link).toContain('/api/v0/tfa/sms/resend/');
+      expect(response.body.msg).toBe('A 6-digit code has been sent to your phone');
+    });
+  });
+
+  describe('POST /tfa/email/', () => {
+    it('a fresh challenge and secret on every Bearer call', async () => {
+      const user = await createTestUser(api);
+      const before = await outboxCount(api, user.email);
+      const first = await api.http().post('/api/v0/tfa/email/').set(user.auth).send({});
+      const second = await api.http().post('/api/v0/tfa/email/').set(user.auth).send({});
+      expect(first.body).toEqual({
+        success: true,
+        msg: '2FA code sent to your email address.',
+        secret: expect.any(String),
+      });
+      expect(second.body.secret).not.toBe(first.body.secret);
+      await readCode(api, user.email);
+      for (let i = 0; (await outboxCount(api, user.email)) < before + 2 && i < 200; i += 1)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await outboxCount(api, user.email)).toBe(before + 2);
+    });
+
+    it('an account without an email address: missing_email', async () => {
+      const user = await createTestUser(api);
+      // Only one account can have the empty address (unique index): put it back afterwards.
+      await sql(api, `UPDATE users SET email = 'x' || id || '@cleanup.test' WHERE email = ''`);
+      await sql(api, `UPDATE users SET email = '' WHERE id = $1`, [user.id]);
+      try {
+        const response = await api.http().post('/api/v0/tfa/email/').set(user.auth).send({});
+        expect(response.status).toBe(400);
+        expect(response.body.error).toBe('missing_email');
+      } finally {
+        await sql(api, `UPDATE users SET email = $2 WHERE id = $1`, [user.id, user.email]);
+      }
+    });
+  });
+
+  it('provider failures have their statuses registered (twilio_error, preauth_phone_cap, ...)', () => {
+    const catalog = api.app.get(ErrorCatalog);
+    expect(catalog.resolve('twilio_error')?.status).toBe(400);
+    expect(catalog.resolve('preauth_phone_cap')?.status).toBe(429);
+    expect(catalog.resolve('sms_rate_limited')?.status).toBe(429);
+    expect(catalog.resolve('sms_blocked_number')?.status).toBe(400);
+    expect(catalog.resolve('sms_fraud_detected')?.status).toBe(403);
+    expect(catalog.resolve('twilio_rate_limited')?.status).toBe(429);
+  });
+
+  it('manage outbox:list --to ADDRESS prints the delivered messages as JSON', async () => {
+    const user = await createTestUser(api);
+    const phone = testPhone();
+    await api
+      .http()
+      .post('/api/v0/tfa/sms/')
+      .set(user.auth)
+      .send({ phone_number: phone })
+      .expect(200);
+    const code = await readCode(api, phone);
+    const result = await runManage(['outbox:list', '--to', phone]);
+    expect(result.code).toBe(0);
+    const { messages } = result.json as { messages: Array<Record<string, unknown>> };
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ channel: 'sms', to: phone });
+    expect(messages[0].body).toContain(code);
+  });
+});
