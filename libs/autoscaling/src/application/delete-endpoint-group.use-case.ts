@@ -1,0 +1,19 @@
+import { Injectable } from '@nestjs/common';
+import { endpointGroupNotFound } from './endpoint-group-errors';
+import { EndpointGroupRepository } from './ports/endpoint-group.repository.port';
+
+export interface DeleteEndpointGroupCommand {
+  userId: number;
+  groupId: number;
+}
+
+/** Removes one of the caller's groups; its worker key goes with it. */
+@Injectable()
+export class DeleteEndpointGroupUseCase {
+  constructor(private readonly groups: EndpointGroupRepository) {}
+
+  async execute(command: DeleteEndpointGroupCommand): Promise<void> {
+    const deleted = await this.groups.deleteOwned(command.groupId, command.userId);
+    if (!deleted) throw endpointGroupNotFound(command.groupId);
+  }
+}

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, UnitOfWork } from '@app/platform';
+import {
+  EndpointGroupOptionsPatch,
+  EndpointState,
+  updatedEndpointGroup,
+} from '../domain/endpoint-group';
+import { endpointGroupNotFound } from './endpoint-group-errors';
+import { EndpointGroupRepository } from './ports/endpoint-group.repository.port';
+
+export interface UpdateEndpointGroupCommand {
+  userId: number;
+  groupId: number;
+  /** Only the options to change; absent ones keep their current value. */
+  options: EndpointGroupOptionsPatch;
+  state?: EndpointState;
+}
+
+/** PATCH-style merge over the current group, re-validated as a whole before it is stored. */
+@Injectable()
+export class UpdateEndpointGroupUseCase {
+  constructor(
+    private readonly groups: EndpointGroupRepository,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  execute(command: UpdateEndpointGroupCommand): Promise<void> {
+    return this.uow.run(async () => {
+      const group = await this.groups.findOwnedForUpdate(command.groupId, command.userId);
+      if (!group) throw endpointGroupNotFound(command.groupId);
+      const next = updatedEndpointGroup(group, command.options, command.state);
+      await this.groups.update(group.id, { ...next, updatedAt: this.clock.now() });
+    });
+  }
+}

@@ -1,0 +1,39 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { ErrorCatalog, FixtureRegistry } from '@app/platform';
+import { CreateEndpointGroupUseCase } from './application/create-endpoint-group.use-case';
+import { DeleteEndpointGroupUseCase } from './application/delete-endpoint-group.use-case';
+import { EndpointGroupKeys } from './application/endpoint-group-key';
+import { ListEndpointGroupsUseCase } from './application/list-endpoint-groups.use-case';
+import { EndpointGroupRepository } from './application/ports/endpoint-group.repository.port';
+import { UpdateEndpointGroupUseCase } from './application/update-endpoint-group.use-case';
+import { AUTOSCALING_ERRORS } from './http/autoscaling-errors';
+import { EndpointGroupsController } from './http/endpoint-groups.controller';
+import { EndpointGroupsFixtureLoader } from './infrastructure/endpoint-groups-fixture.loader';
+import { TypeormEndpointGroupRepository } from './infrastructure/persistence/typeorm-endpoint-group.repository';
+
+/** Autoscaling endpoint groups: create, list, update, delete, each with its worker key. */
+@Module({
+  controllers: [EndpointGroupsController],
+  providers: [
+    { provide: EndpointGroupRepository, useClass: TypeormEndpointGroupRepository },
+    EndpointGroupKeys,
+    CreateEndpointGroupUseCase,
+    ListEndpointGroupsUseCase,
+    UpdateEndpointGroupUseCase,
+    DeleteEndpointGroupUseCase,
+    EndpointGroupsFixtureLoader,
+  ],
+})
+export class AutoscalingModule implements OnModuleInit {
+  constructor(
+    errors: ErrorCatalog,
+    private readonly fixtures: FixtureRegistry,
+    private readonly groupsFixture: EndpointGroupsFixtureLoader,
+  ) {
+    errors.register(AUTOSCALING_ERRORS);
+  }
+
+  onModuleInit(): void {
+    this.fixtures.register(this.groupsFixture);
+  }
+}

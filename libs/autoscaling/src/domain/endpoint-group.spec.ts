@@ -1,0 +1,130 @@
+import { DomainError } from '@app/platform';
+import {
+  DEFAULT_ENDPOINT_GROUP_OPTIONS,
+  EndpointGroup,
+  EndpointGroupOptionsPatch,
+  EndpointState,
+  newEndpointGroupOptions,
+  optionsPatchFromWire,
+  updatedEndpointGroup,
+} from './endpoint-group';
+
+function rejection(fn: () => unknown): DomainError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error('expected a DomainError');
+}
+
+const group = (overrides: EndpointGroupOptionsPatch = {}): EndpointGroup => ({
+  id: 1,
+  userId: 2,
+  options: { ...DEFAULT_ENDPOINT_GROUP_OPTIONS, ...overrides },
+  state: 'active',
+  createdAt: new Date(0),
+  updatedAt: new Date(0),
+});
+
+describe('endpoint group options', () => {
+  it('takes the spec defaults for everything not given', () => {
+    expect(newEndpointGroupOptions({})).toEqual({
+      minLoad: 0,
+      minColdLoad: 0,
+      targetUtil: 0.9,
+      coldMult: 2.5,
+      coldWorkers: 5,
+      maxWorkers: 20,
+      endpointName: null,
+      maxQueueTime: 30,
+      targetQueueTime: 10,
+      inactivityTimeout: 600,
+    });
+  });
+
+  it('accepts the boundaries', () => {
+    expect(
+      newEndpointGroupOptions({
+        minLoad: 0,
+        minColdLoad: 0,
+        targetUtil: 1.0,
+        coldMult: 0.001,
+        coldWorkers: 0,
+        maxWorkers: 0,
+        endpointName: 'a'.repeat(255),
+        maxQueueTime: 0.5,
+        targetQueueTime: 0.5,
+        inactivityTimeout: 0,
+      }),
+    ).toMatchObject({ targetUtil: 1, maxWorkers: 0, targetQueueTime: 0.5 });
+  });
+
+  it.each<[EndpointGroupOptionsPatch, string]>([
+    [{ minLoad: -0.1 }, 'min_load'],
+    [{ minColdLoad: -1 }, 'min_cold_load'],
+    [{ targetUtil: 0 }, 'target_util'],
+    [{ targetUtil: 1.01 }, 'target_util'],
+    [{ coldMult: 0 }, 'cold_mult'],
+    [{ coldWorkers: -1 }, 'cold_workers'],
+    [{ coldWorkers: 2.5 }, 'cold_workers'],
+    [{ maxWorkers: 2 }, 'cold_workers'],
+    [{ maxWorkers: 2 ** 31 }, 'max_workers'],
+    [{ endpointName: '' }, 'endpoint_name'],
+    [{ endpointName: 'has space' }, 'endpoint_name'],
+    [{ endpointName: 'a'.repeat(256) }, 'endpoint_name'],
+    [{ maxQueueTime: 0 }, 'max_queue_time'],
+    [{ targetQueueTime: 0 }, 'target_queue_time'],
+    [{ targetQueueTime: 31 }, 'target_queue_time'],
+    [{ inactivityTimeout: -1 }, 'inactivity_timeout'],
+    [{ inactivityTimeout: 1.5 }, 'inactivity_timeout'],
+    [{ minLoad: Number.NaN }, 'min_load'],
+    [{ coldMult: Number.POSITIVE_INFINITY }, 'cold_mult'],
+  ])('refuses %p naming %s', (patch, field) => {
+    const error = rejection(() => newEndpointGroupOptions(patch));
+    expect(error.code).toBe('invalid_args');
+    expect(error.message).toContain(`${field}:`);
+  });
+
+  it('reads wire names, treating null as not given', () => {
+    expect(
+      optionsPatchFromWire({
+        client_id: 'me',
+        min_load: 10,
+        endpoint_name: null,
+        max_queue_time: null,
+        cold_workers: 1,
+      }),
+    ).toEqual({ minLoad: 10, coldWorkers: 1 });
+  });
+});
+
+describe('updatedEndpointGroup', () => {
+  it('merges only the given options and keeps the rest', () => {
+    const current = group({ endpointName: 'prod', maxWorkers: 8 });
+    expect(updatedEndpointGroup(current, { minLoad: 3 }, undefined)).toEqual({
+      options: { ...current.options, minLoad: 3 },
+      state: 'active',
+    });
+  });
+
+  it('re-validates the merged result against the current values', () => {
+    const current = group({ coldWorkers: 4, maxWorkers: 8, maxQueueTime: 20, targetQueueTime: 5 });
+    expect(
+      rejection(() => updatedEndpointGroup(current, { maxWorkers: 3 }, undefined)).message,
+    ).toContain('cold_workers:');
+    expect(
+      rejection(() => updatedEndpointGroup(current, { maxQueueTime: 4 }, undefined)).message,
+    ).toContain('target_queue_time:');
+    expect(
+      updatedEndpointGroup(current, { maxWorkers: 3, coldWorkers: 3 }, undefined).options,
+    ).toMatchObject({ maxWorkers: 3, coldWorkers: 3 });
+  });
+
+  it('changes the state only to a known one', () => {
+    expect(updatedEndpointGroup(group(), {}, 'stopped').state).toBe('stopped');
+    const error = rejection(() => updatedEndpointGroup(group(), {}, 'paused' as EndpointState));
+    expect(error.message).toContain('endpoint_state:');
+  });
+});

@@ -1,0 +1,135 @@
+import { Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiBody,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
+import { CurrentPrincipal, DomainError, Principal, RateLimit } from '@app/platform';
+import { CreateEndpointGroupUseCase } from '../application/create-endpoint-group.use-case';
+import { DeleteEndpointGroupUseCase } from '../application/delete-endpoint-group.use-case';
+import { ListEndpointGroupsUseCase } from '../application/list-endpoint-groups.use-case';
+import { UpdateEndpointGroupUseCase } from '../application/update-endpoint-group.use-case';
+import { optionsPatchFromWire } from '../domain/endpoint-group';
+import { presentEndpointGroup } from './endpoint-group.presenter';
+import { StrictBody } from './strict-body.decorator';
+import {
+  CreateEndpointGroupRequestDto,
+  DeleteEndpointGroupRequestDto,
+  UpdateEndpointGroupRequestDto,
+} from './endpoint-group.request.dto';
+import {
+  CreateEndpointGroupResponseDto,
+  EndpointGroupSuccessResponseDto,
+  ListEndpointGroupsResponseDto,
+} from './endpoint-group.response.dto';
+
+function invalidArgs(message: string): DomainError {
+  return new DomainError('invalid_args', `Invalid request: ${message}`);
+}
+
+/** A path id; one too large for any group is well-formed and simply not found. */
+function groupIdOf(raw: string, bodyId: number | null | undefined): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw invalidArgs('id: must be a positive integer');
+  const id = Number(raw);
+  if (bodyId !== undefined && bodyId !== null && bodyId !== id)
+    throw invalidArgs(`endptjob_id: ${bodyId} does not match the id in the path (${id})`);
+  return id;
+}
+
+@ApiTags('endpoint groups')
+@ApiBearerAuth()
+@Controller('api/v0/endptjobs')
+export class EndpointGroupsController {
+  constructor(
+    private readonly createGroup: CreateEndpointGroupUseCase,
+    private readonly listGroups: ListEndpointGroupsUseCase,
+    private readonly updateGroup: UpdateEndpointGroupUseCase,
+    private readonly deleteGroup: DeleteEndpointGroupUseCase,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @RateLimit('endpoint_groups_create')
+  @ApiOperation({
+    summary: 'Create an endpoint group (`create endpoint`)',
+    description: 'Every option is optional; null or absent takes the default.',
+  })
+  @ApiBody({ type: CreateEndpointGroupRequestDto })
+  @ApiOkResponse({ type: CreateEndpointGroupResponseDto })
+  @ApiBadRequestResponse({ description: '{"success":false,"error":"invalid_args","msg":...}' })
+  @ApiTooManyRequestsResponse({
+    description: '{"detail": "API requests too frequent endpoint threshold=4.0"}',
+  })
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @StrictBody() body: CreateEndpointGroupRequestDto,
+  ): Promise<CreateEndpointGroupResponseDto> {
+    const id = await this.createGroup.execute({
+      userId: principal.userId,
+      options: optionsPatchFromWire(body as Record<string, unknown>),
+    });
+    return { success: true, result: id };
+  }
+
+  // The public client sends a JSON body on this GET ({client_id, api_key}); it is ignored.
+  @Get()
+  @ApiOperation({
+    summary: "The caller's endpoint groups (`show endpoints`)",
+    description: 'Each row carries the worker api_key of the group.',
+  })
+  @ApiOkResponse({ type: ListEndpointGroupsResponseDto })
+  async list(@CurrentPrincipal() principal: Principal): Promise<ListEndpointGroupsResponseDto> {
+    const groups = await this.listGroups.execute(principal.userId);
+    return { success: true, results: groups.map(presentEndpointGroup) };
+  }
+
+  @Put(':id')
+  @ApiParam({ name: 'id', type: 'integer' })
+  @ApiOperation({
+    summary: 'Update an endpoint group (`update endpoint ID`)',
+    description:
+      'A PATCH-style merge: null or absent fields keep their value. The merged options are ' +
+      'validated as a whole (cold_workers <= max_workers, target_queue_time <= max_queue_time).',
+  })
+  @ApiBody({ type: UpdateEndpointGroupRequestDto })
+  @ApiOkResponse({ type: EndpointGroupSuccessResponseDto })
+  @ApiBadRequestResponse({ description: '{"success":false,"error":"invalid_args","msg":...}' })
+  @ApiNotFoundResponse({ description: 'no such group, or not yours' })
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') rawId: string,
+    @StrictBody() body: UpdateEndpointGroupRequestDto,
+  ): Promise<EndpointGroupSuccessResponseDto> {
+    await this.updateGroup.execute({
+      userId: principal.userId,
+      groupId: groupIdOf(rawId, body.endptjob_id),
+      options: optionsPatchFromWire(body as Record<string, unknown>),
+      state: body.endpoint_state ?? undefined,
+    });
+    return { success: true };
+  }
+
+  @Delete(':id')
+  @ApiParam({ name: 'id', type: 'integer' })
+  @ApiOperation({ summary: 'Delete an endpoint group (`delete endpoint ID`)' })
+  @ApiBody({ type: DeleteEndpointGroupRequestDto, required: false })
+  @ApiOkResponse({ type: EndpointGroupSuccessResponseDto })
+  @ApiNotFoundResponse({ description: 'no such group, or not yours' })
+  async remove(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') rawId: string,
+    @StrictBody() body: DeleteEndpointGroupRequestDto,
+  ): Promise<EndpointGroupSuccessResponseDto> {
+    await this.deleteGroup.execute({
+      userId: principal.userId,
+      groupId: groupIdOf(rawId, body.endptjob_id),
+    });
+    return { success: true };
+  }
+}

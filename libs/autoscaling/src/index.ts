@@ -1,0 +1,1 @@
+export { AutoscalingModule } from './autoscaling.module';

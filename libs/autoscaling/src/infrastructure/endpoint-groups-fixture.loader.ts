@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, DomainError, FixtureLoader } from '@app/platform';
+import { EndpointGroupKeys } from '../application/endpoint-group-key';
+import { EndpointGroupRepository } from '../application/ports/endpoint-group.repository.port';
+import {
+  isEndpointState,
+  MAX_GROUP_ID,
+  newEndpointGroupOptions,
+  OPTION_WIRE_NAMES,
+  optionsPatchFromWire,
+} from '../domain/endpoint-group';
+
+type Row = Record<string, unknown>;
+
+const KNOWN_FIELDS = new Set([
+  'id',
+  'user_id',
+  'endpoint_state',
+  'api_key',
+  ...Object.values(OPTION_WIRE_NAMES),
+]);
+
+function bad(message: string): DomainError {
+  return new DomainError('bad_request', `endpoint_groups: ${message}`);
+}
+
+function positiveId(row: Row, name: string): number {
+  const value = row[name];
+  if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > MAX_GROUP_ID)
+    throw bad(`${name} must be a positive integer (row ${JSON.stringify(row.id)})`);
+  return value as number;
+}
+
+/**
+ * `endpoint_groups`: `{id, user_id, endpoint_name, ...options, endpoint_state?, api_key?}`,
+ * upserted on the explicit id and validated by the same rules as the API. Without an
+ * api_key, a reload keeps the group's existing key (or makes one for a new group).
+ */
+@Injectable()
+export class EndpointGroupsFixtureLoader extends FixtureLoader {
+  readonly section = 'endpoint_groups';
+  readonly order = 40;
+
+  constructor(
+    private readonly groups: EndpointGroupRepository,
+    private readonly keys: EndpointGroupKeys,
+    private readonly clock: Clock,
+  ) {
+    super();
+  }
+
+  async load(rows: unknown[]): Promise<Record<string, unknown>> {
+    const ids: number[] = [];
+    for (const raw of rows) {
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+        throw bad('every row must be an object');
+      const row = raw as Row;
+      const id = positiveId(row, 'id');
+      const unknown = Object.keys(row).filter((key) => !KNOWN_FIELDS.has(key));
+      if (unknown.length > 0) throw bad(`unknown fields ${unknown.join(', ')} (row ${id})`);
+      const state = row.endpoint_state ?? 'active';
+      if (!isEndpointState(state)) throw bad(`endpoint_state must be active, suspended or stopped`);
+      if (row.api_key !== undefined && (typeof row.api_key !== 'string' || !row.api_key))
+        throw bad(`api_key must be a non-empty string (row ${id})`);
+      let options;
+      try {
+        options = newEndpointGroupOptions(optionsPatchFromWire(row));
+      } catch (error) {
+        throw error instanceof DomainError ? bad(`row ${id}: ${error.message}`) : error;
+      }
+      const existing = await this.groups.findById(id);
+      const apiKeyCiphertext =
+        typeof row.api_key === 'string'
+          ? this.keys.seal(id, row.api_key)
+          : (existing?.apiKeyCiphertext ?? this.keys.seal(id, this.keys.generate()));
+      await this.groups.upsert({
+        id,
+        userId: positiveId(row, 'user_id'),
+        options,
+        state,
+        apiKeyCiphertext,
+        createdAt: existing?.createdAt ?? this.clock.now(),
+      });
+      ids.push(id);
+    }
+    return { count: ids.length, ids };
+  }
+}

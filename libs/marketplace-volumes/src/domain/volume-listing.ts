@@ -1,0 +1,68 @@
+import { DomainError } from '@app/platform';
+
+export const LISTING_STATUSES = ['listed', 'unlisted'] as const;
+export type ListingStatus = (typeof LISTING_STATUSES)[number];
+
+/** A volume offered on the marketplace by a host. */
+export interface VolumeListing {
+  readonly id: number;
+  readonly ownerId: number;
+  readonly machineId: number;
+  readonly sizeGb: number;
+  /** Exact decimal text (money is never a float). */
+  readonly pricePerGbMonth: string;
+  readonly status: ListingStatus;
+  readonly activeRentals: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+  readonly unlistedAt: Date | null;
+}
+
+/** Largest id PostgreSQL's integer column can hold; anything above cannot name a listing. */
+export const MAX_LISTING_ID = 2_147_483_647;
+
+export const UNLIST_MESSAGES = {
+  idMissing: 'You must pass in `id` in the body of the request',
+  idInvalid: '`id` must be a positive integer',
+  notFound: 'Volume listing does not exist',
+  active: 'Unable to delete active volume listing',
+} as const;
+
+/**
+ * The listing id from the request body. The public client sends a JSON integer; strings,
+ * fractions, zero and negatives are refused rather than guessed at.
+ */
+export function parseListingId(raw: unknown): number {
+  if (raw === undefined || raw === null) {
+    throw new DomainError('volume_id_missing', UNLIST_MESSAGES.idMissing);
+  }
+  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 1) {
+    throw new DomainError('volume_id_invalid', UNLIST_MESSAGES.idInvalid);
+  }
+  return raw;
+}
+
+export type UnlistOutcome = 'unlisted' | 'already_unlisted';
+
+export interface UnlistDecision {
+  outcome: UnlistOutcome;
+  previousStatus: ListingStatus;
+}
+
+/**
+ * The listed -> unlisted transition. Someone else's listing is reported exactly like a
+ * missing one, so the answer never reveals which ids exist. Unlisting twice succeeds
+ * (the client may retry a POST whose answer it lost), and a listing whose volume is still
+ * rented cannot be withdrawn from under its renters.
+ */
+export function decideUnlist(listing: VolumeListing | null, callerUserId: number): UnlistDecision {
+  if (!listing || listing.ownerId !== callerUserId) {
+    throw new DomainError('volume_listing_not_found', UNLIST_MESSAGES.notFound);
+  }
+  if (listing.status === 'unlisted')
+    return { outcome: 'already_unlisted', previousStatus: 'unlisted' };
+  if (listing.activeRentals > 0) {
+    throw new DomainError('volume_listing_active', UNLIST_MESSAGES.active);
+  }
+  return { outcome: 'unlisted', previousStatus: 'listed' };
+}

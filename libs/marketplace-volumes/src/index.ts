@@ -1,0 +1,5 @@
+export { MarketplaceVolumesModule } from './marketplace-volumes.module';
+export {
+  ListingAuditEntry,
+  VolumeListingAuditLog,
+} from './application/ports/volume-listing-audit-log.port';

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions, TransactionalEntityManager, TypeormUnitOfWork } from '@app/platform';
+import { ManualClock } from '@app/platform/testing';
+import { UnlistVolumeUseCase } from '../../application/unlist-volume.use-case';
+import {
+  ListingAuditEntry,
+  VolumeListingAuditLog,
+} from '../../application/ports/volume-listing-audit-log.port';
+import { TypeormVolumeListingAuditLog } from './typeorm-volume-listing-audit-log';
+import { TypeormVolumeListingRepository } from './typeorm-volume-listing.repository';
+
+// Listing ids owned by this file (the volumes range is 30000-39999).
+const IDS = { racing: 39001, rollback: 39002, upsert: 39003, interleaved: 39004 };
+
+describe('volume listing persistence (real PostgreSQL)', () => {
+  let dataSource: DataSource;
+  let tx: TransactionalEntityManager;
+  let listings: TypeormVolumeListingRepository;
+  let audit: TypeormVolumeListingAuditLog;
+  let ownerId: number;
+
+  const useCase = (log: VolumeListingAuditLog = audit) =>
+    new UnlistVolumeUseCase(listings, log, new TypeormUnitOfWork(tx), new ManualClock());
+
+  const seed = (id: number) =>
+    listings.upsert({
+      id,
+      ownerId,
+      machineId: 5,
+      sizeGb: 200,
+      pricePerGbMonth: '0.12',
+      status: 'listed',
+      activeRentals: 0,
+    });
+
+  beforeAll(async () => {
+    dataSource = await new DataSource(dataSourceOptions(process.env.DATABASE_URL!)).initialize();
+    tx = new TransactionalEntityManager(dataSource);
+    listings = new TypeormVolumeListingRepository(tx);
+    audit = new TypeormVolumeListingAuditLog(tx);
+    const [user] = await dataSource.query(`INSERT INTO users (email) VALUES ($1) RETURNING id`, [
+      `volumes-int-${randomUUID()}@example.test`,
+    ]);
+    ownerId = user.id;
+    await dataSource.query(`DELETE FROM volume_listing_audit WHERE listing_id = ANY($1)`, [
+      Object.values(IDS),
+    ]);
+  });
+
+  afterAll(() => dataSource.destroy());
+
+  it('serialises concurrent unlists of one listing: one change, one consistent state', async () => {
+    await seed(IDS.racing);
+    const outcomes = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        useCase().execute({ listingId: IDS.racing, actorUserId: ownerId }),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome === 'unlisted')).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome === 'already_unlisted')).toHaveLength(4);
+    const entries = await audit.entriesFor(IDS.racing);
+    expect(entries.map((entry) => entry.previousStatus).sort()).toEqual([
+      'listed',
+      'unlisted',
+      'unlisted',
+      'unlisted',
+      'unlisted',
+    ]);
+    const [row] = await dataSource.query(
+      `SELECT status, unlisted_at FROM volume_listings WHERE id = $1`,
+      [IDS.racing],
+    );
+    expect(row.status).toBe('unlisted');
+    expect(row.unlisted_at).toBeInstanceOf(Date);
+  });
+
+  it('makes a second unlist wait for the first and see its result', async () => {
+    await seed(IDS.interleaved);
+    // The first unlist stops just before committing, holding its row lock.
+    let release!: () => void;
+    let reached!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const holdingLock = new Promise<void>((resolve) => (reached = resolve));
+    class GatedAuditLog extends VolumeListingAuditLog {
+      async record(entry: ListingAuditEntry): Promise<void> {
+        await audit.record(entry);
+        reached();
+        await gate;
+      }
+      async entriesFor(listingId: number): Promise<ListingAuditEntry[]> {
+        return audit.entriesFor(listingId);
+      }
+    }
+    const first = useCase(new GatedAuditLog()).execute({
+      listingId: IDS.interleaved,
+      actorUserId: ownerId,
+    });
+    await holdingLock;
+    const waitingOnLock = async () =>
+      Number(
+        (
+          await dataSource.query(
+            `SELECT count(*) AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'
+                AND query LIKE '%volume_listings%'`,
+          )
+        )[0].n,
+      );
+    const second = useCase().execute({ listingId: IDS.interleaved, actorUserId: ownerId });
+    // Without the row lock the second would read the committed 'listed' and unlist again.
+    for (let polls = 0; (await waitingOnLock()) === 0 && polls < 10_000; polls += 1);
+    release();
+    expect(await first).toBe('unlisted');
+    expect(await second).toBe('already_unlisted');
+  });
+
+  it('rolls the status back when the audit entry cannot be written', async () => {
+    await seed(IDS.rollback);
+    class FailingAuditLog extends VolumeListingAuditLog {
+      async record(): Promise<void> {
+        throw new Error('audit store down');
+      }
+      async entriesFor(): Promise<ListingAuditEntry[]> {
+        return [];
+      }
+    }
+    await expect(
+      useCase(new FailingAuditLog()).execute({ listingId: IDS.rollback, actorUserId: ownerId }),
+    ).rejects.toThrow('audit store down');
+    const [row] = await dataSource.query(`SELECT status FROM volume_listings WHERE id = $1`, [
+      IDS.rollback,
+    ]);
+    expect(row.status).toBe('listed');
+  });
+
+  it('upserts fixtures on their explicit id and finds nothing beyond the id range', async () => {
+    await seed(IDS.upsert);
+    await listings.upsert({
+      id: IDS.upsert,
+      ownerId,
+      machineId: 6,
+      sizeGb: 20,
+      pricePerGbMonth: '0.5',
+      status: 'unlisted',
+      activeRentals: 3,
+    });
+    const found = await tx.transaction(() => listings.findByIdForUpdate(IDS.upsert));
+    expect(found).toMatchObject({
+      id: IDS.upsert,
+      ownerId,
+      machineId: 6,
+      sizeGb: 20,
+      pricePerGbMonth: '0.500000',
+      status: 'unlisted',
+      activeRentals: 3,
+    });
+    expect(found!.unlistedAt).toBeInstanceOf(Date);
+    expect(await listings.findByIdForUpdate(2 ** 31)).toBeNull();
+    expect(await listings.findByIdForUpdate(Number.MAX_SAFE_INTEGER + 2)).toBeNull();
+  });
+});

@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, FixtureLoader } from '@app/platform';
+import { VolumeListingRepository } from '../application/ports/volume-listing.repository.port';
+import { LISTING_STATUSES, ListingStatus, MAX_LISTING_ID } from '../domain/volume-listing';
+
+type Row = Record<string, unknown>;
+
+function bad(message: string): DomainError {
+  return new DomainError('bad_request', `volume_listings: ${message}`);
+}
+
+function integer(row: Row, name: string, min: number, fallback?: number): number {
+  const value = row[name] ?? fallback;
+  if (!Number.isInteger(value) || (value as number) < min || (value as number) > MAX_LISTING_ID)
+    throw bad(`${name} must be an integer >= ${min} (row ${JSON.stringify(row.id)})`);
+  return value as number;
+}
+
+function number(row: Row, name: string, fallback?: number): number {
+  const value = row[name] ?? fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+    throw bad(`${name} must be a non-negative number (row ${JSON.stringify(row.id)})`);
+  return value;
+}
+
+/** A price: a JSON number or, as in the fixtures contract, a decimal string ("0.10"). */
+function price(row: Row, name: string, fallback: number): string {
+  const value = row[name] ?? fallback;
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  if (typeof text !== 'string' || !/^\d+(\.\d+)?$/.test(text))
+    throw bad(`${name} must be a non-negative decimal (row ${JSON.stringify(row.id)})`);
+  return text;
+}
+
+/**
+ * `volume_listings`: `{id, owner_id, machine_id, size_gb, price_per_gb_month, status,
+ * active_rentals}`. Rows are upserted on their explicit id, so loading twice is harmless.
+ */
+@Injectable()
+export class VolumeListingsFixtureLoader extends FixtureLoader {
+  readonly section = 'volume_listings';
+  readonly order = 30;
+
+  constructor(private readonly listings: VolumeListingRepository) {
+    super();
+  }
+
+  async load(rows: unknown[]): Promise<Record<string, unknown>> {
+    const ids: number[] = [];
+    for (const raw of rows) {
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+        throw bad('every row must be an object');
+      const row = raw as Row;
+      const status = (row.status ?? 'listed') as ListingStatus;
+      if (!LISTING_STATUSES.includes(status)) throw bad(`status must be listed or unlisted`);
+      const sizeGb = number(row, 'size_gb');
+      if (sizeGb === 0) throw bad('size_gb must be positive');
+      const seed = {
+        id: integer(row, 'id', 1),
+        ownerId: integer(row, 'owner_id', 1),
+        machineId: integer(row, 'machine_id', 1),
+        sizeGb,
+        pricePerGbMonth: price(row, 'price_per_gb_month', 0),
+        status,
+        activeRentals: integer(row, 'active_rentals', 0, 0),
+      };
+      await this.listings.upsert(seed);
+      ids.push(seed.id);
+    }
+    return { count: ids.length, ids };
+  }
+}

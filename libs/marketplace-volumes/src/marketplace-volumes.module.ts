@@ -1,0 +1,34 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { ErrorCatalog, FixtureRegistry } from '@app/platform';
+import { VolumeListingAuditLog } from './application/ports/volume-listing-audit-log.port';
+import { VolumeListingRepository } from './application/ports/volume-listing.repository.port';
+import { UnlistVolumeUseCase } from './application/unlist-volume.use-case';
+import { VolumesController } from './http/volumes.controller';
+import { VOLUMES_ERRORS } from './http/volumes-errors';
+import { TypeormVolumeListingAuditLog } from './infrastructure/persistence/typeorm-volume-listing-audit-log';
+import { TypeormVolumeListingRepository } from './infrastructure/persistence/typeorm-volume-listing.repository';
+import { VolumeListingsFixtureLoader } from './infrastructure/volume-listings-fixture.loader';
+
+/** Volume listings on the marketplace: unlisting, with an audit trail. */
+@Module({
+  controllers: [VolumesController],
+  providers: [
+    { provide: VolumeListingRepository, useClass: TypeormVolumeListingRepository },
+    { provide: VolumeListingAuditLog, useClass: TypeormVolumeListingAuditLog },
+    UnlistVolumeUseCase,
+    VolumeListingsFixtureLoader,
+  ],
+})
+export class MarketplaceVolumesModule implements OnModuleInit {
+  constructor(
+    errors: ErrorCatalog,
+    private readonly fixtures: FixtureRegistry,
+    private readonly listingsFixture: VolumeListingsFixtureLoader,
+  ) {
+    errors.register(VOLUMES_ERRORS);
+  }
+
+  onModuleInit(): void {
+    this.fixtures.register(this.listingsFixture);
+  }
+}
