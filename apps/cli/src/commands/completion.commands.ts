@@ -1,0 +1,80 @@
+import { Command } from 'commander';
+import { CommandContext } from '../context';
+import { choiceOption } from '../options/validation';
+import { MULTI_LETTER_FLAGS } from '../options/short-flags';
+import { CommandKit, examples } from './command-kit';
+
+/** Command path (e.g. `tfa login`) -> the words that may follow it. */
+export function completionTable(program: Command): Map<string, string[]> {
+  const table = new Map<string, string[]>();
+  const globals = program.options.map((option) => option.long!).filter(Boolean);
+  const walk = (command: Command, path: string[]): void => {
+    const key = path.join(' ');
+    const words = [
+      ...command.commands.map((sub) => sub.name()),
+      ...command.options.flatMap((option) =>
+        [option.short, option.long].filter((flag): flag is string => !!flag),
+      ),
+      ...Object.keys(MULTI_LETTER_FLAGS[key] ?? {}),
+      ...globals,
+      '--help',
+    ];
+    table.set(key, [...new Set(words)]);
+    for (const sub of command.commands) walk(sub, [...path, sub.name()]);
+  };
+  walk(program, []);
+  return table;
+}
+
+export function bashCompletion(program: Command): string {
+  const cases = [...completionTable(program)]
+    .map(([path, words]) => `    "${path}") words="${words.join(' ')}" ;;`)
+    .join('\n');
+  return `# gpumkt bash completion. Install: gpumkt completion bash > ~/.local/share/bash-completion/completions/gpumkt
+_gpumkt() {
+  local cur path="" i word words
+  cur="\${COMP_WORDS[COMP_CWORD]}"
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word="\${COMP_WORDS[i]}"
+    [[ "$word" == -* ]] && continue
+    case "\${path:+$path }$word" in
+${[...completionTable(program).keys()]
+  .filter(Boolean)
+  .map((path) => `      "${path}") path="${path}" ;;`)
+  .join('\n')}
+    esac
+  done
+  case "$path" in
+${cases}
+    *) words="" ;;
+  esac
+  COMPREPLY=($(compgen -W "$words" -- "$cur"))
+}
+complete -F _gpumkt gpumkt
+`;
+}
+
+export function zshCompletion(program: Command): string {
+  return `#compdef gpumkt
+# gpumkt zsh completion. Install: gpumkt completion zsh > "\${fpath[1]}/_gpumkt"
+autoload -U +X bashcompinit && bashcompinit
+${bashCompletion(program)}`;
+}
+
+export function registerCompletionCommand(kit: CommandKit): void {
+  kit.program
+    .command('completion')
+    .description('Print a shell completion script')
+    .argument('<shell>', 'bash or zsh', choiceOption(['bash', 'zsh'] as const))
+    .addHelpText(
+      'after',
+      examples('source <(gpumkt completion bash)', 'gpumkt completion zsh > "${fpath[1]}/_gpumkt"'),
+    )
+    .action(
+      kit.action((context: CommandContext, shell: 'bash' | 'zsh') => {
+        const script = shell === 'bash' ? bashCompletion(kit.program) : zshCompletion(kit.program);
+        if (context.raw) context.printJson({ shell, script });
+        else context.io.stdout.write(script);
+      }),
+    );
+}

@@ -1,0 +1,88 @@
+import { UsageError } from '../errors';
+import { createEndpointBody, renderEndpointGroups, updateEndpointBody } from './endpoints.commands';
+
+describe('endpoint group bodies', () => {
+  it('create sends every option in wire order with the spec defaults', () => {
+    const body = createEndpointBody({});
+    expect(Object.keys(body)).toEqual([
+      'client_id',
+      'min_load',
+      'min_cold_load',
+      'target_util',
+      'cold_mult',
+      'cold_workers',
+      'max_workers',
+      'endpoint_name',
+      'max_queue_time',
+      'target_queue_time',
+      'inactivity_timeout',
+      'autoscaler_instance',
+    ]);
+    expect(body).toEqual({
+      client_id: 'me',
+      min_load: 0,
+      min_cold_load: 0,
+      target_util: 0.9,
+      cold_mult: 2.5,
+      cold_workers: 5,
+      max_workers: 20,
+      endpoint_name: null,
+      max_queue_time: 30,
+      target_queue_time: 10,
+      inactivity_timeout: null,
+      autoscaler_instance: 'prod',
+    });
+  });
+
+  it('create keeps given values and checks the cross-field rules', () => {
+    expect(
+      createEndpointBody({ endpoint_name: 'llm', max_workers: 3, cold_workers: 3 }),
+    ).toMatchObject({
+      endpoint_name: 'llm',
+      max_workers: 3,
+      cold_workers: 3,
+    });
+    expect(() => createEndpointBody({ max_workers: 2 })).toThrow(UsageError);
+    expect(() => createEndpointBody({ target_queue_time: 40 })).toThrow(
+      /must not exceed --max_queue_time/,
+    );
+  });
+
+  it('update sends all 14 keys, null for what stays unchanged', () => {
+    const body = updateEndpointBody(42, { max_workers: 30, endpoint_state: 'suspended' });
+    expect(Object.keys(body)).toHaveLength(14);
+    expect(body).toEqual({
+      client_id: 'me',
+      endptjob_id: 42,
+      min_load: null,
+      min_cold_load: null,
+      target_util: null,
+      cold_mult: null,
+      cold_workers: null,
+      max_workers: 30,
+      endpoint_name: null,
+      endpoint_state: 'suspended',
+      max_queue_time: null,
+      target_queue_time: null,
+      inactivity_timeout: null,
+      autoscaler_instance: 'prod',
+    });
+  });
+
+  it('lists groups as a table without their api keys', () => {
+    const text = renderEndpointGroups([
+      {
+        id: 7,
+        endpoint_name: 'llm',
+        endpoint_state: 'active',
+        target_util: 0.9,
+        api_key: 'secret',
+        created_at: 0,
+      },
+    ]);
+    expect(text).toMatch(/^id\s+name\s+state/);
+    expect(text).toMatch(/^7\s+llm\s+active\s+-\s+-\s+0\.9/m);
+    expect(text).not.toContain('secret');
+    expect(renderEndpointGroups([])).toBe('No endpoint groups.\n');
+  });
+});

@@ -1,0 +1,548 @@
+import { Command, Option } from 'commander';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import qrcode from 'qrcode-terminal';
+import { SESSION_KEY_FILE, writeSecretFile } from '../config/config-store';
+import { CommandContext } from '../context';
+import { CliFailure, UsageError } from '../errors';
+import { choiceOption, numberOption, parseBooleanWord } from '../options/validation';
+import { CommandKit, examples } from './command-kit';
+import {
+  backupCodesRemainingNote,
+  renderBackupCodes,
+  renderTfaStatus,
+  TfaStatus,
+} from './tfa.render';
+
+type Body = Record<string, unknown>;
+
+interface VerifyOptions {
+  code?: string;
+  backupCode?: string;
+  methodType?: 'email' | 'sms' | 'totp';
+  methodId?: number;
+  secret?: string;
+}
+
+const methodId = numberOption({ integer: true, min: 1 });
+
+/** Drops undefined values: the 2FA routes take absent options as absent, not null. */
+function compact(body: Body): Body {
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+}
+
+function addVerifyOptions(command: Command): Command {
+  return command
+    .option('-c, --code <code>', 'the 6-digit code from your SMS, email or authenticator app')
+    .option(
+      '--backup-code <code>',
+      'a backup code XXXX-XXXX-XXXX instead of a code (short form -bc)',
+    )
+    .addOption(
+      new Option(
+        '-t, --method-type <type>',
+        'how the code was obtained: email, sms or totp',
+      ).argParser(choiceOption(['email', 'sms', 'totp'] as const)),
+    )
+    .addOption(
+      new Option(
+        '--method-id <id>',
+        'the method id, when several methods share a type (short form -id)',
+      )
+        .argParser(methodId)
+        .conflicts('methodType'),
+    )
+    .option(
+      '-s, --secret <secret>',
+      'the secret printed by send-sms/send-email (needed for sms and email codes)',
+    );
+}
+
+/** The verification fields shared by login, delete and regen-codes. */
+export function verificationBody(options: VerifyOptions): Body {
+  if (Boolean(options.code) === Boolean(options.backupCode)) {
+    throw new UsageError('give exactly one of --code (-c) or --backup-code (-bc)');
+  }
+  if (
+    options.code &&
+    (options.methodType === 'sms' || options.methodType === 'email') &&
+    !options.secret
+  ) {
+    throw new UsageError(
+      `an ${options.methodType} code needs --secret, printed by "gpumkt tfa send-${options.methodType}"`,
+    );
+  }
+  return compact({
+    tfa_method: options.methodType,
+    tfa_method_id: options.methodId,
+    code: options.code,
+    secret: options.secret,
+    backup_code: options.backupCode,
+  });
+}
+
+/** What totp-setup shows: a QR code only where someone can scan it. */
+export function totpDisplayMode(stdoutIsTTY: boolean, raw: boolean): 'raw' | 'qr' | 'text' {
+  if (raw) return 'raw';
+  return stdoutIsTTY ? 'qr' : 'text';
+}
+
+function renderQr(text: string): Promise<string> {
+  return new Promise((resolvePromise) => qrcode.generate(text, { small: true }, resolvePromise));
+}
+
+/** Checked before the request: backup codes are returned once and must not be lost. */
+function checkOutputFile(path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  const absolute = resolve(path);
+  if (existsSync(absolute)) {
+    throw new UsageError(`--output ${path} already exists; choose a new file name`);
+  }
+  const directory = dirname(absolute);
+  if (!existsSync(directory) || !statSync(directory).isDirectory()) {
+    throw new UsageError(`--output ${path}: directory ${directory} does not exist`);
+  }
+  return absolute;
+}
+
+/** Writes or prints the codes; with --raw, they stay in the document unless written to a file. */
+function deliverBackupCodes(
+  context: CommandContext,
+  response: Body,
+  outputPath: string | undefined,
+  message: string,
+): void {
+  const codes = Array.isArray(response.backup_codes)
+    ? (response.backup_codes as string[])
+    : undefined;
+  let written = false;
+  if (codes && outputPath) {
+    try {
+      writeSecretFile(outputPath, `${codes.join('\n')}\n`);
+      written = true;
+    } catch (error) {
+      context.note(
+        `Warning: could not write ${outputPath} (${(error as Error).message}); printing the codes instead.`,
+      );
+    }
+  }
+  if (context.raw) {
+    const { backup_codes: _codes, ...rest } = response;
+    return context.printJson(written ? { ...rest, backup_codes_file: outputPath } : response);
+  }
+  const lines = [message];
+  if (codes && written)
+    lines.push(`${codes.length} backup codes written to ${outputPath} (mode 0600).`);
+  else if (codes) lines.push(renderBackupCodes(codes));
+  context.print(lines.join('\n'));
+}
+
+async function confirm(
+  context: CommandContext,
+  question: string,
+  yes: boolean | undefined,
+): Promise<void> {
+  if (yes) return;
+  if (!context.io.stdinIsTTY) {
+    throw new UsageError('this needs confirmation: pass --yes (stdin is not a terminal)');
+  }
+  const answer = await context.io.readLine(`${question} [y/N] `);
+  if (!answer || !/^y(es)?$/i.test(answer.trim())) throw new CliFailure('Operation cancelled.');
+}
+
+export function registerTfaCommands(kit: CommandKit): void {
+  const tfa = kit.program
+    .command('tfa')
+    .description('Two-factor authentication: methods, codes, backup codes and sessions');
+
+  tfa
+    .command('status')
+    .description('Show whether 2FA is on, your methods and how many backup codes are left')
+    .addHelpText('after', examples('gpumkt tfa status'))
+    .action(kit.action(status));
+
+  tfa
+    .command('send-email')
+    .description('Email a 6-digit code; prints the secret to pass back with it')
+    .addHelpText('after', examples('gpumkt tfa send-email'))
+    .action(kit.action(sendEmail));
+
+  tfa
+    .command('send-sms')
+    .description('Text a 6-digit code; prints the secret to pass back with it')
+    .option(
+      '-p, --phone-number <phone>',
+      'E.164 number, e.g. +15551234567 (default: the number on file)',
+    )
+    .addOption(
+      new Option('--method-id <id>', 'send to the number of this SMS method').argParser(methodId),
+    )
+    .addHelpText(
+      'after',
+      examples('gpumkt tfa send-sms -p +15551234567', 'gpumkt tfa send-sms --method-id 12'),
+    )
+    .action(kit.action(sendSms));
+
+  tfa
+    .command('resend-sms')
+    .description('Send the code of a pending SMS challenge again')
+    .requiredOption('-s, --secret <secret>', 'the secret printed by send-sms')
+    .option('-p, --phone-number <phone>', 'must match the number of the original challenge')
+    .addHelpText('after', examples('gpumkt tfa resend-sms -s 0f1e2d...'))
+    .action(kit.action(resendSms));
+
+  tfa
+    .command('totp-setup')
+    .description(
+      'Generate an authenticator-app secret: a QR code on a terminal, else the otpauth:// URI and the secret',
+    )
+    .addHelpText('after', examples('gpumkt tfa totp-setup', 'gpumkt tfa totp-setup --raw'))
+    .action(kit.action(totpSetup));
+
+  addVerifyOptions(
+    tfa
+      .command('auth-new')
+      .description(
+        'Authorize adding a method (30 minutes). Step 1 sends a code (or takes a backup code); ' +
+          'step 2 passes the code back with -s and -c.',
+      ),
+  )
+    .addHelpText(
+      'after',
+      examples(
+        'gpumkt tfa auth-new                 # emails a code, prints the secret',
+        'gpumkt tfa auth-new -s SECRET -c 123456',
+        'gpumkt tfa auth-new -t totp         # then: gpumkt tfa auth-new -s SECRET -c CODE',
+        'gpumkt tfa auth-new -bc ABCD-EFGH-JKLM',
+      ),
+    )
+    .action(kit.action(authNew));
+
+  tfa
+    .command('activate')
+    .description(
+      'Activate a new method with a code; the first method also returns 10 backup codes, once',
+    )
+    .argument('<code>', 'the 6-digit code')
+    .requiredOption(
+      '--secret <secret>',
+      'the totp-setup secret (totp) or the send-sms secret (sms)',
+    )
+    .addOption(
+      new Option('-t, --method-type <type>', 'sms or totp')
+        .argParser(choiceOption(['sms', 'totp'] as const))
+        .default('totp'),
+    )
+    .option('-p, --phone-number <phone>', 'E.164 number (sms only)')
+    .option('-l, --label <label>', 'display label, at most 30 characters')
+    .option(
+      '-o, --output <file>',
+      'write the backup codes to this new file (mode 0600) instead of printing them',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'gpumkt tfa activate 123456 --secret JBSWY3DPEHPK3PXP -l "Phone app"',
+        'gpumkt tfa activate 123456 --secret SECRET -t sms -p +15551234567 -o ~/gpumkt-backup-codes.txt',
+      ),
+    )
+    .action(kit.action(activate));
+
+  addVerifyOptions(
+    tfa
+      .command('login')
+      .description('Open a 2FA session; its key is saved (mode 0600) and used by later commands'),
+  )
+    .addHelpText(
+      'after',
+      examples(
+        'gpumkt tfa login -t totp -c 123456',
+        'gpumkt tfa send-sms && gpumkt tfa login -t sms -s SECRET -c 123456',
+        'gpumkt tfa login -bc ABCD-EFGH-JKLM',
+      ),
+    )
+    .action(kit.action(login));
+
+  addVerifyOptions(
+    tfa
+      .command('delete')
+      .description(
+        'Remove a 2FA method (the verifying one unless --id-to-delete); the last one turns 2FA off',
+      ),
+  )
+    .addOption(
+      new Option(
+        '--id-to-delete <id>',
+        'the method to remove (short form -id); required with a backup code',
+      ).argParser(methodId),
+    )
+    .option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)')
+    .addHelpText(
+      'after',
+      examples(
+        'gpumkt tfa delete -t totp -c 123456',
+        'gpumkt tfa delete -bc ABCD-EFGH-JKLM -id 12 --yes',
+      ),
+    )
+    .action(kit.action(deleteMethod));
+
+  addVerifyOptions(
+    tfa
+      .command('regen-codes')
+      .description('Replace all backup codes with 10 new ones, returned once'),
+  )
+    .option(
+      '-o, --output <file>',
+      'write the codes to this new file (mode 0600) instead of printing them',
+    )
+    .option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)')
+    .addHelpText('after', examples('gpumkt tfa regen-codes -t totp -c 123456 -o codes.txt --yes'))
+    .action(kit.action(regenCodes));
+
+  tfa
+    .command('update')
+    .description('Change the label or the primary flag of a method')
+    .argument('<method-id>', 'the method id (see tfa status)', methodId)
+    .option('-l, --label <label>', 'new label, at most 30 characters')
+    .addOption(
+      new Option('-p, --set-primary <value>', 'true or false (t/f accepted)').argParser(
+        parseBooleanWord,
+      ),
+    )
+    .addHelpText('after', examples('gpumkt tfa update 12 -l "Work phone" -p true'))
+    .action(kit.action(update));
+}
+
+async function status(context: CommandContext): Promise<void> {
+  const response = await context
+    .api()
+    .request<TfaStatus>({ method: 'GET', path: '/api/v0/tfa/status/' });
+  context.output(response, () => renderTfaStatus(response));
+}
+
+function printSecret(context: CommandContext, response: Body, channel: 'sms' | 'email'): void {
+  const secret = String(response.secret ?? '');
+  context.output(response, () =>
+    [
+      String(response.msg ?? 'Code sent.'),
+      `Secret: ${secret}`,
+      `Next: gpumkt tfa login -t ${channel} -s ${secret} -c CODE`,
+      `  or: gpumkt tfa activate CODE --secret ${secret} -t ${channel}   (adding this method)`,
+    ].join('\n'),
+  );
+}
+
+async function sendEmail(context: CommandContext): Promise<void> {
+  const response = await context
+    .api()
+    .request({ method: 'POST', path: '/api/v0/tfa/email/', body: {} });
+  printSecret(context, response, 'email');
+}
+
+async function sendSms(
+  context: CommandContext,
+  options: { phoneNumber?: string; methodId?: number },
+): Promise<void> {
+  const response = await context.api().request({
+    method: 'POST',
+    path: '/api/v0/tfa/sms/',
+    body: compact({ phone_number: options.phoneNumber, tfa_method_id: options.methodId }),
+  });
+  printSecret(context, response, 'sms');
+}
+
+async function resendSms(
+  context: CommandContext,
+  options: { secret: string; phoneNumber?: string },
+): Promise<void> {
+  const response = await context.api().request({
+    method: 'POST',
+    path: '/api/v0/tfa/sms/resend/',
+    body: compact({ secret: options.secret, phone_number: options.phoneNumber }),
+  });
+  context.output(response, () => {
+    const lines = [`SMS code resent. ${String(response.msg ?? '')}`.trim()];
+    if (response.secret && response.secret !== options.secret)
+      lines.push(`Secret: ${String(response.secret)}`);
+    return lines.join('\n');
+  });
+}
+
+async function totpSetup(context: CommandContext): Promise<void> {
+  const response = await context.api().request<{ secret?: string; provisioning_uri?: string }>({
+    method: 'POST',
+    path: '/api/v0/tfa/totp-setup/',
+    body: {},
+  });
+  const mode = totpDisplayMode(context.io.stdout.isTTY, context.raw);
+  if (mode === 'raw') return context.printJson(response);
+  const uri = response.provisioning_uri ?? '';
+  const secret = response.secret ?? '';
+  const lines =
+    mode === 'qr'
+      ? [
+          'Scan this QR code with your authenticator app:',
+          await renderQr(uri),
+          `Secret (manual entry): ${secret}`,
+        ]
+      : [`Provisioning URI: ${uri}`, `Secret: ${secret}`];
+  lines.push(`Next: gpumkt tfa activate CODE --secret ${secret}   (CODE from the app)`);
+  context.print(lines.join('\n'));
+}
+
+async function authNew(context: CommandContext, options: VerifyOptions): Promise<void> {
+  const api = context.api();
+  const path = '/api/v0/tfa/authorize-new-method/';
+  if (options.secret && options.code) {
+    const response = await api.request({
+      method: 'PUT',
+      path,
+      body: { secret: options.secret, code: options.code },
+    });
+    return context.output(response, () => authorizedText(response));
+  }
+  if (options.code) throw new UsageError('--code needs the --secret printed by the first step');
+  const body: Body = options.backupCode
+    ? { backup_code: options.backupCode }
+    : options.methodId !== undefined
+      ? { tfa_method_id: options.methodId }
+      : { tfa_method: options.methodType ?? 'email' };
+  const started = await api.request({ method: 'POST', path, body });
+  if (options.backupCode || !started.secret)
+    return context.output(started, () => authorizedText(started));
+  const secret = String(started.secret);
+  if (context.raw || !context.io.stdinIsTTY) {
+    return context.output(started, () =>
+      [`Secret: ${secret}`, `Next: gpumkt tfa auth-new -s ${secret} -c CODE`].join('\n'),
+    );
+  }
+  context.note(`Secret: ${secret}`);
+  const code = (await context.io.readLine('Enter the 6-digit code: '))?.trim();
+  if (!code)
+    throw new CliFailure(
+      `No code entered. Finish later with: gpumkt tfa auth-new -s ${secret} -c CODE`,
+    );
+  const response = await api.request({ method: 'PUT', path, body: { secret, code } });
+  context.print(authorizedText(response));
+}
+
+function authorizedText(response: Body): string {
+  return `${String(response.msg ?? 'Authorization successful.')} You may add a method for the next 30 minutes.`;
+}
+
+async function activate(
+  context: CommandContext,
+  code: string,
+  options: {
+    secret: string;
+    methodType: 'sms' | 'totp';
+    phoneNumber?: string;
+    label?: string;
+    output?: string;
+  },
+): Promise<void> {
+  const outputPath = checkOutputFile(options.output);
+  if (options.methodType === 'sms' && !options.phoneNumber) {
+    throw new UsageError('an sms method needs --phone-number (-p)');
+  }
+  const response = await context.api().request({
+    method: 'POST',
+    path: '/api/v0/tfa/confirm-new/',
+    body: compact({
+      tfa_method: options.methodType,
+      code,
+      secret: options.secret,
+      phone_number: options.phoneNumber,
+      label: options.label,
+    }),
+  });
+  const message = String(
+    response.msg ?? `${options.methodType.toUpperCase()} 2FA method activated.`,
+  );
+  deliverBackupCodes(context, response, outputPath, message);
+}
+
+async function login(context: CommandContext, options: VerifyOptions): Promise<void> {
+  const body = verificationBody(options);
+  const response = await context.api().request({ method: 'POST', path: '/api/v0/tfa/', body });
+  const sessionKey = response.session_key;
+  if (typeof sessionKey !== 'string' || sessionKey === '') {
+    throw new CliFailure(
+      '2FA login succeeded but the api returned no session key; nothing was saved.',
+    );
+  }
+  const path = context.store.write(SESSION_KEY_FILE, sessionKey);
+  const { session_key: _secret, ...rest } = response;
+  if (context.raw) return context.printJson({ ...rest, session_key_file: path });
+  const lines = [`2FA login successful. Session key saved to ${path}; later commands use it.`];
+  const note = backupCodesRemainingNote(response.backup_codes_remaining);
+  if (note) lines.push(note);
+  context.print(lines.join('\n'));
+}
+
+async function deleteMethod(
+  context: CommandContext,
+  options: VerifyOptions & { idToDelete?: number; yes?: boolean },
+): Promise<void> {
+  const body = verificationBody(options);
+  if (options.backupCode && options.idToDelete === undefined) {
+    throw new UsageError(
+      'with a backup code, say which method to remove with --id-to-delete (-id)',
+    );
+  }
+  if (options.idToDelete !== undefined) body.target_id = options.idToDelete;
+  await confirm(context, 'Remove this 2FA method?', options.yes);
+  const response = await context.api().request({ method: 'DELETE', path: '/api/v0/tfa/', body });
+  context.output(response, () => {
+    const lines = [String(response.msg ?? '2FA method removed')];
+    if (typeof response.remaining_methods === 'number') {
+      lines.push(`You have ${response.remaining_methods} 2FA method(s) remaining.`);
+    } else {
+      lines.push('2FA is now off for this account.');
+    }
+    return lines.join('\n');
+  });
+}
+
+async function regenCodes(
+  context: CommandContext,
+  options: VerifyOptions & { output?: string; yes?: boolean },
+): Promise<void> {
+  const body = verificationBody(options);
+  const outputPath = checkOutputFile(options.output);
+  await confirm(context, 'Replace all backup codes? The old ones stop working.', options.yes);
+  const response = await context
+    .api()
+    .request({ method: 'PUT', path: '/api/v0/tfa/regen-backup-codes/', body });
+  if (!Array.isArray(response.backup_codes)) {
+    throw new CliFailure('the api returned no backup codes');
+  }
+  deliverBackupCodes(
+    context,
+    response,
+    outputPath,
+    String(response.msg ?? 'New backup codes generated.'),
+  );
+}
+
+async function update(
+  context: CommandContext,
+  id: number,
+  options: { label?: string; setPrimary?: boolean },
+): Promise<void> {
+  if (options.label === undefined && options.setPrimary === undefined) {
+    throw new UsageError('nothing to change: give --label (-l) and/or --set-primary (-p)');
+  }
+  const response = await context.api().request({
+    method: 'PUT',
+    path: '/api/v0/tfa/update/',
+    body: compact({ tfa_method_id: id, label: options.label, is_primary: options.setPrimary }),
+  });
+  context.output(response, () => {
+    const changes = [
+      options.label !== undefined ? `label "${options.label}"` : undefined,
+      options.setPrimary !== undefined ? `primary ${options.setPrimary ? 'yes' : 'no'}` : undefined,
+    ].filter(Boolean);
+    return `2FA method ${id} updated: ${changes.join(', ')}.`;
+  });
+}

@@ -1,0 +1,22 @@
+import { CommandContext } from '../context';
+import { numberOption } from '../options/validation';
+import { CommandKit, examples } from './command-kit';
+
+export function registerVolumeCommands(kit: CommandKit): void {
+  kit
+    .verb('unlist', 'Take an offer off the marketplace')
+    .command('volume')
+    .description('Unlist one of your volume offers; unlisting an unlisted volume succeeds again')
+    .argument('<id>', 'volume id (a positive integer)', numberOption({ integer: true, min: 1 }))
+    .addHelpText('after', examples('gpumkt unlist volume 5012'))
+    .action(kit.action(unlistVolume));
+}
+
+async function unlistVolume(context: CommandContext, id: number): Promise<void> {
+  const response = await context.api().request<{ msg?: string }>({
+    method: 'POST',
+    path: '/api/v0/volumes/unlist',
+    body: { id },
+  });
+  context.output(response, () => response.msg ?? `Unlisted Volume ${id}.`);
+}

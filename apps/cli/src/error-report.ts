@@ -1,0 +1,38 @@
+import { ApiError } from './errors';
+import { formatRemaining, formatTimestamp } from './output/format';
+
+/**
+ * `Error <status> <error>: <msg>` plus hints for the cases a user can act on. With --raw
+ * the error body itself, as one JSON line, so scripts can parse it.
+ */
+export function renderApiError(error: ApiError, raw: boolean, now: Date): string {
+  if (raw) {
+    const body =
+      error.body !== null && typeof error.body === 'object'
+        ? error.body
+        : { success: false, status: error.status, msg: error.text };
+    return `${JSON.stringify(body)}\n`;
+  }
+  const code = error.code ? ` ${error.code}` : '';
+  const lines = [`Error ${error.status}${code}: ${error.text}`];
+  const failCount = error.field('fail_count');
+  if (typeof failCount === 'number' && failCount > 0) lines.push(`Failed attempts: ${failCount}`);
+  const lockedUntil = error.field('locked_until');
+  if (typeof lockedUntil === 'number' && lockedUntil > 0) {
+    lines.push(
+      `Method locked until ${formatTimestamp(lockedUntil)} UTC (${formatRemaining(lockedUntil, now)} left).`,
+    );
+  }
+  if (error.code === '2fa_expired') {
+    lines.push(
+      'The code expired: request a new one with "gpumkt tfa send-sms" or "gpumkt tfa send-email".',
+    );
+  }
+  if (error.status === 401 && error.text.includes('Two Factor Authentication')) {
+    lines.push('Hint: open a session with "gpumkt tfa login".');
+  }
+  if (error.code === 'auth_error' && error.status === 403) {
+    lines.push('Hint: save your key with "gpumkt set api-key KEY", or pass --api-key.');
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,173 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { API_KEY_FILE, ConfigStore, SESSION_KEY_FILE } from '../config/config-store';
+import { resolveApiKey } from '../config/key-resolution';
+import { ApiError, CliFailure } from '../errors';
+import { memoryIo } from '../testing/memory-io';
+import { ApiClient } from './api-client';
+import { DEFAULT_RETRY_POLICY } from './retry-policy';
+
+type Reply = { status: number; body: unknown; headers?: Record<string, string> };
+
+function fakeFetch(replies: Reply[]) {
+  const calls: { url: string; init: RequestInit }[] = [];
+  const impl = (async (url: string, init: RequestInit) => {
+    calls.push({ url, init });
+    const reply = replies.shift();
+    if (!reply) throw new TypeError('fetch failed');
+    return new Response(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body), {
+      status: reply.status,
+      headers: reply.headers,
+    });
+  }) as unknown as typeof fetch;
+  return { impl, calls };
+}
+
+function client(
+  replies: Reply[],
+  options: { explain?: boolean; retries?: number; store?: ConfigStore } = {},
+) {
+  const memory = memoryIo();
+  const store =
+    options.store ?? new ConfigStore(join(mkdtempSync(join(tmpdir(), 'gpumkt-unit-')), 'gpumkt'));
+  const fetchMock = fakeFetch(replies);
+  const api = new ApiClient({
+    baseUrl: 'http://api.test',
+    policy: { ...DEFAULT_RETRY_POLICY, retries: options.retries ?? 3 },
+    explain: options.explain ?? false,
+    timeoutMs: 1000,
+    io: memory.io,
+    store,
+    resolveKey: () => resolveApiKey(undefined, {}, store),
+    fetchImpl: fetchMock.impl,
+  });
+  return { api, memory, store, calls: fetchMock.calls };
+}
+
+describe('ApiClient', () => {
+  it('retries a 429 after the Retry-After the server asked for, then returns the body', async () => {
+    const { api, memory, calls } = client([
+      {
+        status: 429,
+        body: { detail: 'API requests too frequent endpoint threshold=1.0' },
+        headers: { 'Retry-After': '1' },
+      },
+      { status: 503, body: { success: false, msg: 'busy' } },
+      { status: 200, body: { ok: true } },
+    ]);
+    await expect(api.request({ method: 'GET', path: '/api/v0/charges/' })).resolves.toEqual({
+      ok: true,
+    });
+    expect(calls).toHaveLength(3);
+    expect(memory.sleeps).toEqual([1000, 225]);
+  });
+
+  it('reports the last error once retries run out, and does not retry a 400', async () => {
+    const busy = {
+      status: 503,
+      body: { success: false, error: 'service_unavailable', msg: 'busy' },
+    };
+    const exhausted = client([busy, busy], { retries: 1 });
+    const error = await exhausted.api
+      .request({ method: 'POST', path: '/x', body: {} })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 503, code: 'service_unavailable', text: 'busy' });
+    expect(exhausted.calls).toHaveLength(2);
+
+    const bad = client([{ status: 400, body: { success: false, msg: 'no' } }]);
+    await expect(bad.api.request({ method: 'GET', path: '/x' })).rejects.toBeInstanceOf(ApiError);
+    expect(bad.calls).toHaveLength(1);
+  });
+
+  it('sends JSON bodies on POST/PUT/DELETE ({} when none), none on GET, and the Bearer key', async () => {
+    const store = new ConfigStore(join(mkdtempSync(join(tmpdir(), 'gpumkt-unit-')), 'gpumkt'));
+    store.write(API_KEY_FILE, 'key-1');
+    const { api, calls } = client(
+      [
+        { status: 200, body: {} },
+        { status: 200, body: {} },
+      ],
+      { store },
+    );
+    await api.request({ method: 'DELETE', path: '/d' });
+    await api.request({ method: 'GET', path: '/g', query: { a: 'b c' } });
+    expect(calls[0].init.body).toBe('{}');
+    expect(calls[0].init.headers).toMatchObject({
+      Authorization: 'Bearer key-1',
+      'Content-Type': 'application/json',
+    });
+    expect(calls[1].url).toBe('http://api.test/g?a=b+c');
+    expect(calls[1].init.body).toBeUndefined();
+  });
+
+  it('explains requests on stderr with the key redacted, also inside bodies', async () => {
+    const store = new ConfigStore(join(mkdtempSync(join(tmpdir(), 'gpumkt-unit-')), 'gpumkt'));
+    store.write(API_KEY_FILE, 'sekrit');
+    const { api, memory } = client([{ status: 200, body: {} }], { explain: true, store });
+    await api.request({
+      method: 'POST',
+      path: '/p',
+      query: { limit: 5 },
+      body: { api_key: 'sekrit', n: 1 },
+    });
+    expect(memory.stderr()).toBe(
+      [
+        '[explain] POST http://api.test/p?limit=5',
+        '[explain]   query limit = 5',
+        '[explain]   body {"api_key":"<redacted>","n":1}',
+        `[explain]   Authorization: Bearer <redacted> (key from ${store.path(API_KEY_FILE)})`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('falls back from an expired session to the API key file once, with a notice', async () => {
+    const store = new ConfigStore(join(mkdtempSync(join(tmpdir(), 'gpumkt-unit-')), 'gpumkt'));
+    store.write(API_KEY_FILE, 'api-key');
+    store.write(SESSION_KEY_FILE, 'session-key');
+    const { api, memory, calls } = client(
+      [
+        {
+          status: 404,
+          body: {
+            success: false,
+            error: 'auth_error',
+            msg: 'Session expired. Please log in again.',
+          },
+        },
+        { status: 200, body: { id: 1 } },
+      ],
+      { store },
+    );
+    await expect(api.request({ method: 'GET', path: '/u' })).resolves.toEqual({ id: 1 });
+    expect(
+      calls.map((call) => (call.init.headers as Record<string, string>).Authorization),
+    ).toEqual(['Bearer session-key', 'Bearer api-key']);
+    expect(store.read(SESSION_KEY_FILE)).toBeUndefined();
+    expect(memory.stderr()).toContain('Notice: your 2FA session has expired');
+  });
+
+  it('does not fall back for a key that did not come from the session file', async () => {
+    const store = new ConfigStore(join(mkdtempSync(join(tmpdir(), 'gpumkt-unit-')), 'gpumkt'));
+    store.write(API_KEY_FILE, 'api-key');
+    const { api, calls } = client([{ status: 404, body: { msg: 'Invalid user key' } }], { store });
+    await expect(api.request({ method: 'GET', path: '/u' })).rejects.toBeInstanceOf(ApiError);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('turns a connection failure into one line after its retries', async () => {
+    const { api, calls, memory } = client([], { retries: 2 });
+    const error = await api.request({ method: 'GET', path: '/u' }).catch((e) => e);
+    expect(error).toBeInstanceOf(CliFailure);
+    expect(error.message).toBe('cannot reach http://api.test: fetch failed');
+    expect(calls).toHaveLength(3);
+    expect(memory.sleeps).toEqual([150, 225]);
+  });
+
+  it('refuses a 2xx whose body is not JSON', async () => {
+    const { api } = client([{ status: 200, body: '' }]);
+    await expect(api.request({ method: 'GET', path: '/u' })).rejects.toThrow('not JSON');
+  });
+});

@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+import { run } from './cli';
+import { processIo } from './io';
+
+run(process.argv.slice(2), processIo()).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  () => {
+    process.exitCode = 1;
+  },
+);

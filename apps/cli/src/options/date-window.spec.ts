@@ -1,0 +1,71 @@
+import { UsageError } from '../errors';
+import { computeDateWindow, DAY_SECONDS, parseDateArgument } from './date-window';
+
+const NOW = new Date('2025-11-10T15:30:00Z');
+const at = (iso: string) => Date.parse(iso) / 1000;
+
+describe('computeDateWindow', () => {
+  it('defaults to the last 7 days up to now', () => {
+    const nowSeconds = at('2025-11-10T15:30:00Z');
+    expect(computeDateWindow(undefined, undefined, NOW)).toEqual({
+      gte: nowSeconds - 7 * DAY_SECONDS,
+      lte: nowSeconds,
+    });
+  });
+
+  it('with only a start: 7 whole days from it', () => {
+    expect(computeDateWindow('2025-11-01', undefined, NOW)).toEqual({
+      gte: at('2025-11-01T00:00:00Z'),
+      lte: at('2025-11-07T23:59:59Z'),
+    });
+  });
+
+  it('with only an end: 7 whole days up to and including it', () => {
+    expect(computeDateWindow(undefined, '2025-11-05', NOW)).toEqual({
+      gte: at('2025-10-30T00:00:00Z'),
+      lte: at('2025-11-05T23:59:59Z'),
+    });
+  });
+
+  it('with both: as given, the end day included whole', () => {
+    expect(computeDateWindow('2025-11-01', '2025-11-05', NOW)).toEqual({
+      gte: at('2025-11-01T00:00:00Z'),
+      lte: at('2025-11-05T23:59:59Z'),
+    });
+    expect(computeDateWindow('2025-11-05', '2025-11-05', NOW)).toEqual({
+      gte: at('2025-11-05T00:00:00Z'),
+      lte: at('2025-11-05T23:59:59Z'),
+    });
+  });
+
+  it('takes unix seconds exactly, in both positions and for the one-sided windows', () => {
+    expect(computeDateWindow('1761955200', '1762300800', NOW)).toEqual({
+      gte: 1761955200,
+      lte: 1762300800,
+    });
+    expect(computeDateWindow('1761955200', undefined, NOW)).toEqual({
+      gte: 1761955200,
+      lte: 1761955200 + 7 * DAY_SECONDS - 1,
+    });
+    expect(computeDateWindow(undefined, '1762300800', NOW)).toEqual({
+      gte: 1762300800 - 7 * DAY_SECONDS + 1,
+      lte: 1762300800,
+    });
+  });
+
+  it('refuses a start after the end and malformed or impossible dates', () => {
+    expect(() => computeDateWindow('2025-11-06', '2025-11-05', NOW)).toThrow(UsageError);
+    for (const bad of ['2025-13-01', '2025-02-30', '11/05/2025', '2025-1-5', '-5', '1.5', '']) {
+      expect(() => parseDateArgument(bad, '--start-date')).toThrow(
+        /is not a date: use YYYY-MM-DD \(UTC\) or unix seconds/,
+      );
+    }
+  });
+
+  it('reads YYYY-MM-DD as UTC midnight whatever the local zone', () => {
+    expect(parseDateArgument('2024-02-29', '-s')).toEqual({
+      seconds: at('2024-02-29T00:00:00Z'),
+      isDay: true,
+    });
+  });
+});

@@ -1,0 +1,248 @@
+import { loadFixtures, startApi, TestApi } from '@test/support/api';
+import { CliResult, runCli } from '@test/support/cli';
+
+/** `gpumkt show invoices --charges` against the real charges report, on fixtures 70001-70199. */
+const DAY = 86_400;
+const D0 = 1_767_225_600; // 2026-01-01T00:00Z
+const day = (n: number) => D0 + n * DAY;
+const USER = 70001;
+const KEY = 'cli-charges-key-70001';
+
+function contract(
+  id: number,
+  kind: 'instance' | 'volume',
+  first: number,
+  last: number,
+  extra: Record<string, unknown>,
+  type: 'gpu' | 'disk',
+  amountPerDay: string,
+) {
+  const charges = [];
+  for (let n = first; n <= last; n++) {
+    charges.push({
+      day: day(n),
+      type,
+      quantity: '1',
+      unit: type === 'gpu' ? 'hours' : 'GB-days',
+      rate: amountPerDay,
+      amount: amountPerDay,
+    });
+  }
+  return {
+    id,
+    user_id: USER,
+    kind,
+    start: day(first),
+    end: day(last) + 3600,
+    label: null,
+    template_id: null,
+    endpoint_id: null,
+    workergroup_id: null,
+    ...extra,
+    charges,
+  };
+}
+
+const FIXTURES = {
+  users: [{ id: USER, email: 'cli-charges-70001@example.test', api_key: KEY, verified: true }],
+  contracts: [
+    contract(70101, 'instance', 0, 2, { label: 'train' }, 'gpu', '1.5'), // 4.500
+    contract(70102, 'instance', 1, 3, { endpoint_id: 77 }, 'gpu', '0.25'), // 0.750
+    contract(70103, 'instance', 2, 2, { endpoint_id: 77 }, 'gpu', '0.125'), // 0.125
+    contract(70104, 'volume', 0, 4, {}, 'disk', '0.1'), // 0.500
+    contract(70105, 'instance', 20, 21, {}, 'gpu', '9'), // outside the windows below
+  ],
+};
+
+describe('gpumkt show invoices --charges', () => {
+  let api: TestApi;
+  const env = () => ({ GPUMKT_URL: api.url, GPUMKT_API_KEY: KEY, XDG_CONFIG_HOME: '/nonexistent' });
+  const cli = (args: string[]) =>
+    runCli(['show', 'invoices', '--charges', ...args], { env: env() });
+  const ok = (result: CliResult): CliResult => {
+    if (result.code !== 0) throw new Error(`exit ${result.code}: ${result.stderr}`);
+    return result;
+  };
+
+  beforeAll(async () => {
+    api = await startApi();
+    await loadFixtures(api, FIXTURES);
+  });
+  afterAll(() => api.close());
+
+  it('renders the table, the summary line, and the explained query of the date window', async () => {
+    const result = ok(await cli(['-s', '2026-01-01', '-e', '2026-01-05', '--explain']));
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toMatch(/^type\s+id\s+amount\s+start\s+end\s+endpoint\s+workergroup$/);
+    expect(lines.slice(1, 5)).toEqual([
+      expect.stringMatching(
+        /^Instance\s+70101\s+\$4\.500\s+2026-01-01 00:00\s+2026-01-03 01:00\s+-\s+-$/,
+      ),
+      expect.stringMatching(
+        /^Volume\s+70104\s+\$0\.500\s+2026-01-01 00:00\s+2026-01-05 01:00\s+-\s+-$/,
+      ),
+      expect.stringMatching(
+        /^Instance\s+70102\s+\$0\.750\s+2026-01-02 00:00\s+2026-01-04 01:00\s+77\s+-$/,
+      ),
+      expect.stringMatching(
+        /^Instance\s+70103\s+\$0\.125\s+2026-01-03 00:00\s+2026-01-03 01:00\s+77\s+-$/,
+      ),
+    ]);
+    expect(result.stdout.endsWith('\nShowing 4 of 4\n')).toBe(true);
+    expect(result.stderr).toContain(`[explain] GET ${api.url}/api/v0/charges/?select_filters=`);
+    // -e includes the whole day: lte is 23:59:59 of 2026-01-05.
+    expect(result.stderr).toContain(
+      `query select_filters = {"day":{"gte":${day(0)},"lte":${day(5) - 1}}}`,
+    );
+    expect(result.stderr).toContain('query latest_first = false');
+    expect(result.stderr).not.toContain(KEY);
+  });
+
+  it('prints exactly one JSON document with --raw, and pages with -l and -t', async () => {
+    const first = ok(
+      await cli(['-s', '2026-01-01', '-e', '2026-01-05', '-l', '3', '--raw', '--latest-first']),
+    );
+    const page = JSON.parse(first.stdout);
+    expect(page).toMatchObject({ count: 3, total: 4, next_token: expect.any(String) });
+    expect(page.results.map((entry: { source: string }) => entry.source)).toEqual([
+      'volume-70104',
+      'instance-70102',
+      'instance-70101',
+    ]);
+    expect(first.stderr).toBe('');
+
+    const human = ok(
+      await cli(['-s', '2026-01-01', '-e', '2026-01-05', '-l', '3', '--latest-first']),
+    );
+    expect(human.stdout).toContain(`Showing 3 of 4\nNext page token: ${page.next_token}`);
+    const second = ok(
+      await cli([
+        '-s',
+        '2026-01-01',
+        '-e',
+        '2026-01-05',
+        '-l',
+        '3',
+        '--latest-first',
+        '-t',
+        page.next_token,
+        '--raw',
+      ]),
+    );
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      count: 1,
+      total: 4,
+      next_token: null,
+      results: [expect.objectContaining({ source: 'instance-70103' })],
+    });
+
+    const bad = await cli(['-s', '2026-01-01', '-t', 'garbage']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe('Error 400 invalid_token: Invalid pagination token\n');
+  });
+
+  it('follows every page with --all, as table, CSV and a single raw document', async () => {
+    const all = ok(await cli(['-s', '2026-01-01', '-e', '2026-01-05', '-l', '1', '--all']));
+    expect(all.stdout.match(/^(Instance|Volume)\s+701/gm)).toHaveLength(4);
+    expect(all.stdout.endsWith('\nShowing 4 of 4\n')).toBe(true);
+    expect(all.stderr).toBe('');
+
+    const raw = JSON.parse(
+      ok(await cli(['-s', '2026-01-01', '-e', '2026-01-05', '-l', '2', '--all', '--raw'])).stdout,
+    );
+    expect(raw).toMatchObject({ count: 4, total: 4, next_token: null });
+    expect(new Set(raw.results.map((entry: { source: string }) => entry.source)).size).toBe(4);
+
+    const csv = ok(
+      await cli(['-s', '2026-01-01', '-e', '2026-01-05', '-l', '2', '--all', '--csv', '-v']),
+    );
+    const rows = csv.stdout.trimEnd().split('\r\n');
+    expect(rows[0]).toBe('type,id,charge_type,amount,start,end,endpoint,workergroup,description');
+    expect(rows).toContain(
+      'instance,70101,,4.500,2026-01-01T00:00:00Z,2026-01-03T01:00:00Z,,,Instance 70101 Charges - 3 days',
+    );
+    expect(rows.filter((row) => /^instance,70101,gpu,4\.500,/.test(row))).toHaveLength(1);
+    expect(csv.stderr).toBe('Showing 4 of 4\n');
+  });
+
+  it('groups serverless contracts under their endpoint in tree format, and filters by type', async () => {
+    const tree = ok(await cli(['-s', '2026-01-01', '-e', '2026-01-05', '-f', 'tree', '-v']));
+    expect(tree.stdout).toMatch(
+      /^Endpoint 77 {2}\$0\.875 {2}2026-01-02 00:00 -> 2026-01-04 01:00 {2}Endpoint 77/m,
+    );
+    expect(tree.stdout).toMatch(/^Instance 70101 {2}\$4\.500 .*\n└─ gpu {2}\$4\.500 {2}/m);
+    expect(tree.stdout).toContain('Showing 3 of 3');
+
+    const volumes = JSON.parse(
+      ok(await cli(['-s', '2026-01-01', '-e', '2026-01-05', '-ct', 'v', '--raw'])).stdout,
+    );
+    expect(volumes.results.map((entry: { source: string }) => entry.source)).toEqual([
+      'volume-70104',
+    ]);
+    const serverless = JSON.parse(
+      ok(await cli(['-s', '2026-01-01', '-e', '2026-01-05', '-ct', 's', 'i', '--raw'])).stdout,
+    );
+    expect(serverless.total).toBe(3);
+  });
+
+  it('makes a 7-day window from a single date', async () => {
+    // Only -e 2026-01-02: Dec 27 .. Jan 2, so contracts charged from Jan 3 on are out.
+    const toEnd = JSON.parse(ok(await cli(['-e', '2026-01-02', '--raw', '--explain'])).stdout);
+    expect(toEnd.results.map((entry: { source: string }) => entry.source).sort()).toEqual([
+      'instance-70101',
+      'instance-70102',
+      'volume-70104',
+    ]);
+    // Only -s 2026-01-15: Jan 15 .. Jan 21 holds the outlier alone.
+    const fromStart = JSON.parse(ok(await cli(['-s', '2026-01-15', '--raw'])).stdout);
+    expect(fromStart.results.map((entry: { source: string }) => entry.source)).toEqual([
+      'instance-70105',
+    ]);
+  });
+
+  it('retries the 429 of the rate limiter after its Retry-After, and reports it with --retry 0', async () => {
+    // A 2-second interval leaves room for the CLI to start before the limit lapses.
+    const limited = await startApi({ RATE_LIMITS: 'on', RATE_LIMIT_CHARGES: '2' });
+    try {
+      const run = (extra: string[]) =>
+        runCli(['show', 'invoices', '-c', '-s', '2026-01-01', '--raw', '--explain', ...extra], {
+          env: { ...env(), GPUMKT_URL: limited.url },
+        });
+      const prime = async () => {
+        const response = await limited
+          .http()
+          .get('/api/v0/charges/')
+          .query({ select_filters: JSON.stringify({ day: { gte: day(0), lte: day(1) } }) })
+          .set({ Authorization: `Bearer ${KEY}` });
+        expect([200, 429]).toContain(response.status);
+      };
+
+      // A loaded machine may start the CLI after the interval has lapsed: then the first
+      // request is simply served, and the case is tried again (bounded).
+      const afterPrime = async (extra: string[], wasLimited: (result: CliResult) => boolean) => {
+        let result: CliResult | undefined;
+        for (let attempt = 0; attempt < 3; attempt++) {
+          await prime();
+          result = await run(extra);
+          if (wasLimited(result)) break;
+        }
+        return result!;
+      };
+
+      const refused = await afterPrime(['--retry', '0'], (result) => result.code !== 0);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toMatch(
+        /\{"detail":"API requests too frequent endpoint threshold=2(\.0)?"\}\n$/,
+      );
+
+      const retried = await afterPrime([], (result) => result.stderr.includes('429: retry'));
+      expect(retried.code).toBe(0);
+      expect(JSON.parse(retried.stdout).total).toBeGreaterThan(0);
+      expect(retried.stderr).toMatch(/\[explain\] 429: retry 1 of 3 in [12]\.00 s\n/);
+      expect(retried.stderr.match(/\[explain\] GET /g)!.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await limited.close();
+    }
+  });
+});
