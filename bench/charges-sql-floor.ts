@@ -1,0 +1,79 @@
+import { Pool } from 'pg';
+import { ChargeFilter, SortKey } from '@app/billing/domain/charge-report';
+import {
+  contractChargesStatement,
+  pageStatement,
+  SNAPSHOT_SQL,
+  totalStatement,
+  wrapperAmountsStatement,
+} from '@app/billing/infrastructure/charge-report.sql';
+
+export interface FloorRequest {
+  userId: number;
+  filter: ChargeFilter;
+  limit: number;
+  /** null on page 1: the snapshot is read first, as the endpoint does. */
+  cursor: { after: SortKey; snapshot: string } | null;
+}
+
+/**
+ * One report page made of exactly the endpoint's statements, in the same rounds:
+ * [snapshot on page 1] -> page + total in parallel -> contract charges + wrapper amounts
+ * in parallel. No HTTP, no Nest, no JSON: the floor the endpoint cannot beat.
+ */
+export async function floorPage(pool: Pool, request: FloorRequest): Promise<number> {
+  const { userId, filter, limit, cursor } = request;
+  const snapshot =
+    cursor?.snapshot ?? ((await pool.query(SNAPSHOT_SQL)).rows[0].snapshot as string);
+  const page = pageStatement(userId, filter, snapshot, cursor?.after ?? null, limit + 1);
+  const total = totalStatement(userId, filter, snapshot);
+  const [pageResult] = await Promise.all([
+    pool.query(page.text, page.values),
+    pool.query(total.text, total.values),
+  ]);
+  const rows = pageResult.rows.slice(0, limit) as Array<{
+    row_kind: string;
+    id: number;
+    source: string;
+  }>;
+  const ids = rows.filter((row) => row.row_kind === 'contract').map((row) => row.id);
+  const sources = rows.filter((row) => row.row_kind === 'wrapper').map((row) => row.source);
+  const follow: Array<Promise<unknown>> = [];
+  if (ids.length) {
+    const statement = contractChargesStatement(ids, filter.gte, filter.lte);
+    follow.push(pool.query(statement.text, statement.values));
+  }
+  if (sources.length) {
+    const statement = wrapperAmountsStatement(userId, sources, filter.gte, filter.lte);
+    follow.push(pool.query(statement.text, statement.values));
+  }
+  await Promise.all(follow);
+  return rows.length;
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of the page and total statements, for the performance note. */
+export async function explainFloor(pool: Pool, request: FloorRequest): Promise<string> {
+  const snapshot = (await pool.query(SNAPSHOT_SQL)).rows[0].snapshot as string;
+  const statements = [
+    [
+      'page',
+      pageStatement(
+        request.userId,
+        request.filter,
+        request.cursor?.snapshot ?? snapshot,
+        request.cursor?.after ?? null,
+        request.limit + 1,
+      ),
+    ],
+    ['total', totalStatement(request.userId, request.filter, request.cursor?.snapshot ?? snapshot)],
+  ] as const;
+  const out: string[] = [];
+  for (const [name, statement] of statements) {
+    const result = await pool.query(
+      `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${statement.text}`,
+      statement.values,
+    );
+    out.push(`-- ${name}`, ...result.rows.map((row: Record<string, string>) => row['QUERY PLAN']));
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,439 @@
+/**
+ * `npm run bench`: a bounded load benchmark of the real api (spawned from the same build as
+ * this file, RATE_LIMITS=off, on its own database and Redis index) with autocannon: the
+ * charges page, 2FA status, TOTP login, volume unlist and endpoint-group create, each at
+ * concurrency 1, 16 and 64; the same charges page from a plain node:http + pg baseline
+ * (bench/baseline-charges-server.ts) for the api/baseline ratio; then a soak of the charges
+ * page that must keep the api's RSS flat (growth under 10%). Results go to the `## Load`
+ * section of docs/performance.md. Not part of `npm test`.
+ *
+ * Environment (all optional):
+ *   LOAD_DATABASE_URL  postgres://postgres@127.0.0.1:5432/gpumarket_bench_load (dropped and recreated)
+ *   LOAD_REDIS_URL     redis://127.0.0.1:6379/8 (flushed)
+ *   LOAD_SECONDS       5    seconds per measurement
+ *   SOAK_SECONDS       300  soak duration (0 skips the soak)
+ *   LOAD_TOTP_POOL     3000 users with TOTP enabled; bounds each TOTP login run
+ *   LOAD_SEED          "users,contracts,days" for seed:demo, default 100,20000,30
+ *   LOAD_DOCS          docs/performance.md under the working directory ("-" to skip writing)
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { cpus } from 'node:os';
+import { Agent } from 'node:http';
+import { join } from 'node:path';
+import { Pool } from 'pg';
+import autocannon from 'autocannon';
+import { httpGetter } from './charges-measure';
+import { LoadResult, LoadTarget, measure } from './load-measure';
+import {
+  assertLoopback,
+  DIST,
+  log,
+  rssMiB,
+  runManage,
+  Server,
+  startServer,
+  stopAll,
+} from './load-processes';
+import {
+  OperationResult,
+  ratioTable,
+  resultsTable,
+  SoakSummary,
+  soakText,
+  writeLoadSection,
+} from './load-report';
+import {
+  enableTotpPool,
+  flushRedis,
+  forgetTotpUse,
+  loadFixtures,
+  resetDatabase,
+  totpNow,
+} from './load-setup';
+
+const DATABASE_URL =
+  process.env.LOAD_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/gpumarket_bench_load';
+const REDIS_URL = process.env.LOAD_REDIS_URL ?? 'redis://127.0.0.1:6379/8';
+const SECONDS = positive('LOAD_SECONDS', 5);
+const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
+const TOTP_POOL = positive('LOAD_TOTP_POOL', 3000);
+const [SEED_USERS, SEED_CONTRACTS, SEED_DAYS] = (process.env.LOAD_SEED ?? '100,20000,30')
+  .split(',')
+  .map(Number);
+const DOCS = process.env.LOAD_DOCS ?? join(process.cwd(), 'docs', 'performance.md');
+const CONCURRENCY = [1, 16, 64];
+const WARMUP_SECONDS = 2;
+const LISTINGS = 64;
+const PAGE_LIMIT = 100;
+const DAY = 86_400;
+const SOAK_CONNECTIONS = 16;
+const SOAK_SAMPLE_MS = 10_000;
+
+function positive(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+}
+
+/** The environment shared by the api and `manage`, so both derive the same key fingerprints. */
+function productEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'development',
+    EMBEDDED: 'false',
+    DATABASE_URL,
+    REDIS_URL,
+    RATE_LIMITS: 'off',
+    LOG_LEVEL: 'warn',
+    // The in-process worker delivers the email codes of the TOTP setup (outbox provider).
+    RUN_WORKER: 'true',
+    PORT: '0',
+    HOST: '127.0.0.1',
+  };
+}
+
+/** Encoded like the public client: quote_plus of Python's json.dumps. */
+function chargesPath(gte: number, lte: number): string {
+  const filters = JSON.stringify({ day: { gte, lte } }).replace(/([:,])/g, '$1 ');
+  return (
+    `/api/v0/charges/?select_filters=${encodeURIComponent(filters).replace(/%20/g, '+')}` +
+    `&latest_first=true&limit=${PAGE_LIMIT}&format=table`
+  );
+}
+
+/** The `create endpoint` body of the public client: every option, unset ones null. */
+const CREATE_GROUP_BODY = JSON.stringify({
+  client_id: 'me',
+  min_load: null,
+  min_cold_load: null,
+  target_util: null,
+  cold_mult: null,
+  cold_workers: null,
+  max_workers: null,
+  endpoint_name: 'load-bench',
+  max_queue_time: null,
+  target_queue_time: null,
+  inactivity_timeout: null,
+  autoscaler_instance: 'prod',
+});
+
+interface Operation {
+  name: string;
+  server: Server;
+  target: () => LoadTarget;
+  /** Runs before every run (warm-up included) of this operation. */
+  before?: () => Promise<void>;
+  note?: string;
+}
+
+function summary(run: LoadResult): string {
+  const statuses = Object.entries(run.statuses)
+    .map(([status, n]) => `${status}x${n}`)
+    .join(' ');
+  return (
+    `c${run.connections}: p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms, ` +
+    `${run.rps.toFixed(0)} req/s, ${run.requests} requests [${statuses}], ` +
+    `${run.socketErrors} socket errors, RSS ${run.rssEnd.toFixed(0)} MiB` +
+    (run.samples.length ? `; first errors: ${run.samples.join(' | ')}` : '')
+  );
+}
+
+async function runOperation(op: Operation): Promise<OperationResult> {
+  log(`${op.name} (${op.server.name}): warm-up ${WARMUP_SECONDS} s`);
+  await op.before?.();
+  await measure(op.target(), 16, WARMUP_SECONDS, op.server.pid);
+  const runs: LoadResult[] = [];
+  for (const connections of CONCURRENCY) {
+    await op.before?.();
+    const run = await measure(op.target(), connections, SECONDS, op.server.pid);
+    log(`  ${summary(run)}`);
+    runs.push(run);
+  }
+  return {
+    name: op.name,
+    target: op.server.name === 'api' ? 'api' : 'baseline',
+    runs,
+    note: op.note,
+  };
+}
+
+async function soak(server: Server, target: LoadTarget): Promise<SoakSummary> {
+  log(`soak: charges page at c${SOAK_CONNECTIONS} for ${SOAK_SECONDS} s`);
+  const samples: Array<{ t: number; rss: number }> = [];
+  const started = Date.now();
+  const sampler = setInterval(() => {
+    const t = Math.round((Date.now() - started) / 1000);
+    if (t <= SOAK_SECONDS) samples.push({ t, rss: rssMiB(server.pid) });
+    log(`  soak ${t} s: RSS ${samples[samples.length - 1]?.rss.toFixed(1)} MiB`);
+  }, SOAK_SAMPLE_MS);
+  let result: LoadResult;
+  try {
+    result = await measure(target, SOAK_CONNECTIONS, SOAK_SECONDS, server.pid);
+  } finally {
+    clearInterval(sampler);
+  }
+  if (samples.length < 2) throw new Error(`soak: only ${samples.length} RSS samples`);
+  // Averages over the first and the last minute (halves when the soak is shorter than 2 min).
+  const window = Math.min(60, SOAK_SECONDS / 2);
+  const avg = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+  const firstAvg = avg(samples.filter((s) => s.t <= window).map((s) => s.rss));
+  const lastAvg = avg(samples.filter((s) => s.t > SOAK_SECONDS - window).map((s) => s.rss));
+  const growth = (lastAvg - firstAvg) / firstAvg;
+  return {
+    seconds: SOAK_SECONDS,
+    connections: SOAK_CONNECTIONS,
+    samples,
+    firstAvg,
+    lastAvg,
+    window,
+    growth,
+    pass: growth < 0.1,
+    result,
+  };
+}
+
+/** The api's page and the baseline's must hold the same entries, or the ratio means nothing. */
+async function checkSamePage(
+  api: Server,
+  baseline: Server,
+  path: string,
+  apiKey: string,
+): Promise<number> {
+  const agent = new Agent({ keepAlive: false });
+  try {
+    const fromApi = await httpGetter(agent, { Authorization: `Bearer ${apiKey}` })(
+      `${api.url}${path}`,
+    );
+    const fromBaseline = await httpGetter(agent, {})(`${baseline.url}${path}`);
+    for (const key of ['count', 'total', 'results'])
+      if (!isDeepStrictEqual(fromApi[key], fromBaseline[key]))
+        throw new Error(`baseline and api disagree on ${key} of the charges page`);
+    if ((fromApi.count as number) === 0)
+      throw new Error('the charges page is empty: nothing seeded?');
+    return fromApi.total as number;
+  } finally {
+    agent.destroy();
+  }
+}
+
+async function main(): Promise<number> {
+  const began = Date.now();
+  assertLoopback('LOAD_DATABASE_URL', DATABASE_URL);
+  assertLoopback('LOAD_REDIS_URL', REDIS_URL);
+  if (![SEED_USERS, SEED_CONTRACTS, SEED_DAYS].every((n) => Number.isInteger(n) && n > 0))
+    throw new Error('LOAD_SEED must be three positive integers: users,contracts,days');
+  if (!Number.isFinite(SOAK_SECONDS) || SOAK_SECONDS < 0)
+    throw new Error('SOAK_SECONDS must be >= 0');
+  const env = productEnv();
+
+  log(`resetting ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')} and ${REDIS_URL}`);
+  await resetDatabase(DATABASE_URL);
+  await flushRedis(REDIS_URL);
+
+  const api = await startServer('api', join(DIST, 'apps/api/src/main.js'), env, 'api listening');
+  log(`api pid ${api.pid} at ${api.url}, RSS ${rssMiB(api.pid).toFixed(0)} MiB`);
+  const pool = new Pool({ connectionString: DATABASE_URL, max: 4 });
+  try {
+    log(`seed:demo --users ${SEED_USERS} --contracts ${SEED_CONTRACTS} --days ${SEED_DAYS}`);
+    const seeded = await runManage(
+      [
+        'seed:demo',
+        '--users',
+        String(SEED_USERS),
+        '--contracts',
+        String(SEED_CONTRACTS),
+        '--days',
+        String(SEED_DAYS),
+      ],
+      env,
+    );
+    log(`seeded: ${JSON.stringify(seeded)}`);
+    const heavyUserId = seeded.heavy_user_id as number;
+    const lastDay = seeded.last_day as number;
+    const { api_key: chargesKey } = (await runManage(
+      ['apikey:create', '--user', String(heavyUserId)],
+      env,
+    )) as {
+      api_key: string;
+    };
+    log(`fixtures: ${TOTP_POOL} users for TOTP, ${LISTINGS} volume listings`);
+    const fixtures = await loadFixtures(env, TOTP_POOL, LISTINGS);
+    const secrets = await enableTotpPool(pool, api.url, fixtures.totpUsers, 8);
+    const totpIds = fixtures.totpUsers.map((u) => u.id);
+
+    const baseline = await startServer(
+      'baseline',
+      join(DIST, 'bench/baseline-charges-server.js'),
+      { ...process.env, DATABASE_URL, BASELINE_USER_ID: String(heavyUserId), PORT: '0' },
+      'baseline listening',
+    );
+    const chargesPage = chargesPath(lastDay - (SEED_DAYS - 1) * DAY, lastDay);
+    const chargesTotal = await checkSamePage(api, baseline, chargesPage, chargesKey);
+    log(`charges page: ${PAGE_LIMIT} of ${chargesTotal} entries, identical from api and baseline`);
+
+    const json = (apiKey: string) => ({
+      Authorization: `Bearer ${apiKey}`,
+      'content-type': 'application/json',
+    });
+    const statusUser = fixtures.totpUsers[0];
+    const operations: Operation[] = [
+      {
+        name: 'GET /api/v0/charges/',
+        server: api,
+        target: () => ({
+          url: `${api.url}${chargesPage}`,
+          headers: { Authorization: `Bearer ${chargesKey}` },
+        }),
+      },
+      {
+        name: 'GET /api/v0/charges/',
+        server: baseline,
+        target: () => ({ url: `${baseline.url}${chargesPage}` }),
+      },
+      {
+        name: 'GET /api/v0/tfa/status/',
+        server: api,
+        target: () => ({
+          url: `${api.url}/api/v0/tfa/status/`,
+          headers: { Authorization: `Bearer ${statusUser.apiKey}` },
+        }),
+      },
+      {
+        name: 'POST /api/v0/tfa/ (TOTP login)',
+        server: api,
+        // Every request is a different user with a fresh code; each run stops before the
+        // pool runs out (autocannon may build one unsent request per connection).
+        before: () => forgetTotpUse(pool, totpIds),
+        target: () => {
+          let next = 0;
+          return {
+            url: `${api.url}/api/v0/tfa/`,
+            method: 'POST',
+            maxRequests: TOTP_POOL - 2 * 64,
+            setupRequest: (request: autocannon.Request) => {
+              const index = next % TOTP_POOL;
+              next += 1;
+              return {
+                ...request,
+                headers: json(fixtures.totpUsers[index].apiKey),
+                body: JSON.stringify({ tfa_method: 'totp', code: totpNow(secrets[index]) }),
+              };
+            },
+          };
+        },
+        note: `one pool user per request (${TOTP_POOL} users, none repeats within a run)`,
+      },
+      {
+        name: 'POST /api/v0/volumes/unlist',
+        server: api,
+        // The same owner's listings in turn: repeated unlists of an owned listing (idempotent).
+        target: () => {
+          let next = 0;
+          return {
+            url: `${api.url}/api/v0/volumes/unlist`,
+            method: 'POST',
+            setupRequest: (request: autocannon.Request) => {
+              const id = fixtures.listingIds[next % fixtures.listingIds.length];
+              next += 1;
+              return {
+                ...request,
+                headers: json(fixtures.volumesUser.apiKey),
+                body: JSON.stringify({ id }),
+              };
+            },
+          };
+        },
+        note: `${LISTINGS} listings of one owner in turn`,
+      },
+      {
+        name: 'POST /api/v0/endptjobs/ (create)',
+        server: api,
+        target: () => ({
+          url: `${api.url}/api/v0/endptjobs/`,
+          method: 'POST',
+          headers: json(fixtures.groupsUser.apiKey),
+          body: CREATE_GROUP_BODY,
+        }),
+      },
+    ];
+
+    const results: OperationResult[] = [];
+    for (const op of operations) results.push(await runOperation(op));
+    await baseline.stop();
+
+    const soakSummary =
+      SOAK_SECONDS > 0
+        ? await soak(api, {
+            url: `${api.url}${chargesPage}`,
+            headers: { Authorization: `Bearer ${chargesKey}` },
+          })
+        : null;
+    const [apiCharges, baselineCharges] = results;
+    const table = resultsTable(results);
+    const ratios = ratioTable(apiCharges, baselineCharges);
+    process.stdout.write(`${table}\n\nCharges page, api/baseline:\n\n${ratios}\n`);
+    if (soakSummary) process.stdout.write(`\nSoak:\n\n${soakText(soakSummary)}\n`);
+
+    const cpu = cpus();
+    const body = [
+      `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench\` ` +
+        `(bench/load.bench.ts): ${cpu.length} cores (${cpu[0]?.model.trim()}), Node ${process.version}. ` +
+        `The api runs as one process (\`RATE_LIMITS=off\`, \`LOG_LEVEL=warn\`, delivery worker in-process) on ` +
+        `its own database; autocannon runs in the benchmark process on the same cores, as do ` +
+        `PostgreSQL and Redis. ${SECONDS} s per measurement after a ${WARMUP_SECONDS} s warm-up at c16; ` +
+        `c = connections; latencies in ms over 2xx answers; RSS = the serving process's VmRSS.`,
+      '',
+      `Data: \`seed:demo --users ${SEED_USERS} --contracts ${SEED_CONTRACTS} --days ${SEED_DAYS}\`; the charges ` +
+        `page is page 1 (limit ${PAGE_LIMIT}, table format, latest first) of the heavy user's ${SEED_DAYS}-day ` +
+        `report (${chargesTotal} entries). TOTP login: ${operations[3].note}. Unlist: ${operations[4].note}. ` +
+        `2FA status: a user with one TOTP method. Create: the public client's \`create endpoint\` body.`,
+      '',
+      resultsTable(results),
+      '',
+      '### Charges page: api / baseline',
+      '',
+      'The baseline (bench/baseline-charges-server.ts) is plain `node:http` + `pg` running the ' +
+        "product's statements for the same page and returning the same entries (checked before " +
+        'measuring), without auth, validation, rate limiting, logging or a framework.',
+      '',
+      ratios,
+      '',
+      '### Soak',
+      '',
+      soakSummary ? soakText(soakSummary) : '_Skipped (SOAK_SECONDS=0)._',
+      '',
+      `One run on a shared machine (other test suites were running): numbers are noisy and ` +
+        `the ratios above are from this single run. Total run ${Math.round((Date.now() - began) / 1000)} s.`,
+    ].join('\n');
+    if (DOCS !== '-') {
+      await writeLoadSection(DOCS, body);
+      log(`written to ${DOCS}`);
+    }
+    if (soakSummary && !soakSummary.pass) {
+      log(`soak FAILED: RSS grew ${(soakSummary.growth * 100).toFixed(1)}% (limit 10%)`);
+      return 2;
+    }
+    return 0;
+  } finally {
+    await pool.end();
+    await stopAll();
+  }
+}
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping servers`);
+    void stopAll().finally(() => process.exit(130));
+  });
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`load benchmark failed: ${(error as Error).stack ?? String(error)}\n`);
+    void stopAll().finally(() => process.exit(1));
+  },
+);

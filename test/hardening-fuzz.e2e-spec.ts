@@ -1,0 +1,149 @@
+import fc from 'fast-check';
+import { TransactionalEntityManager } from '@app/platform';
+import { createTestUser, startApi, TestApi, TestUser } from '@test/support/api';
+import {
+  authHeader,
+  bodyFor,
+  malformedBody,
+  pathParam,
+  queryString,
+} from '@test/support/fuzz-arbitraries';
+
+/**
+ * Property over every route of the generated OpenAPI document: whatever arrives, the answer
+ * is never a 5xx (503 aside), always JSON in the documented error shape, never a stack
+ * trace, and a rejected request changes nothing the caller owns.
+ * FUZZ_RUNS (default 5000 in CI) sets the total number of cases; `npm run fuzz` runs more.
+ */
+const TOTAL_RUNS = Number(process.env.FUZZ_RUNS ?? 5000);
+const STACK_TRACE = /\n\s+at |node_modules|\.ts:\d+|TypeError|ReferenceError|QueryFailedError/;
+
+interface RouteCase {
+  method: string;
+  path: string;
+  bodyKeys: string[];
+}
+
+function routesOf(document: {
+  paths: Record<string, Record<string, { requestBody?: unknown }>>;
+  components?: { schemas?: Record<string, { properties?: Record<string, unknown> }> };
+}): RouteCase[] {
+  const routes: RouteCase[] = [];
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const ref = JSON.stringify(operation.requestBody ?? {}).match(
+        /#\/components\/schemas\/([\w-]+)/,
+      )?.[1];
+      const bodyKeys = ref
+        ? Object.keys(document.components?.schemas?.[ref]?.properties ?? {})
+        : [];
+      routes.push({ method: method.toUpperCase(), path, bodyKeys });
+    }
+  }
+  return routes;
+}
+
+describe('fuzzing every route', () => {
+  let api: TestApi;
+  let user: TestUser;
+  let routes: RouteCase[];
+  let stateQuery: string;
+
+  beforeAll(async () => {
+    api = await startApi();
+    user = await createTestUser(api, { phone: '+15555550100' });
+    routes = routesOf((await api.http().get('/api/v0/openapi.json')).body);
+    // Everything the fuzz user owns, in every table that records an owner.
+    const manager = api.app.get(TransactionalEntityManager).manager;
+    const owned: Array<{ table_name: string; column_name: string }> = await manager.query(
+      `SELECT table_name, column_name FROM information_schema.columns
+        WHERE table_schema = 'public' AND column_name IN ('user_id', 'owner_id')
+        ORDER BY table_name`,
+    );
+    stateQuery =
+      owned
+        .map(
+          ({ table_name, column_name }) =>
+            `SELECT '${table_name}' AS t, md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS h FROM "${table_name}" x WHERE "${column_name}" = $1`,
+        )
+        .join(' UNION ALL ') || `SELECT 'none' AS t, '' AS h`;
+  });
+
+  afterAll(() => api.close());
+
+  const snapshot = async () =>
+    JSON.stringify(
+      await api.app.get(TransactionalEntityManager).manager.query(stateQuery, [user.id]),
+    );
+
+  it('discovers the routes to fuzz from the OpenAPI document', () => {
+    expect(routes.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('answers every random request with a documented JSON shape and no 5xx', async () => {
+    const perRoute = Math.max(50, Math.ceil(TOTAL_RUNS / routes.length));
+    let cases = 0;
+    for (const route of routes) {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(
+            bodyFor(route.bodyKeys).map((body) => ({
+              body: JSON.stringify(body),
+              contentType: 'application/json',
+            })),
+            malformedBody,
+          ),
+          queryString,
+          pathParam,
+          authHeader(user.apiKey),
+          fc.boolean(),
+          fc.integer({ min: 0, max: 4 }),
+          async (payload, query, param, authorization, trailingSlash, checkState) => {
+            cases += 1;
+            const path = route.path
+              .replace(/\{[^}]+\}/g, encodeURIComponent(param).replace(/%25/g, '%'))
+              .replace(/\/?$/, trailingSlash ? '/' : '');
+            const before = checkState === 0 ? await snapshot() : null;
+            const response = await fetch(`${api.url}${path}${query}`, {
+              method: route.method,
+              headers: {
+                ...(authorization !== undefined ? { Authorization: authorization } : {}),
+                ...(route.method === 'GET' ? {} : { 'Content-Type': payload.contentType }),
+              },
+              body: route.method === 'GET' ? undefined : payload.body,
+            });
+            const text = await response.text();
+            const context = `${route.method} ${path}${query} -> ${response.status} ${text.slice(0, 300)}`;
+            if (response.status >= 500 && response.status !== 503)
+              throw new Error(`server error: ${context}`);
+            if (STACK_TRACE.test(text)) throw new Error(`stack trace leaked: ${context}`);
+            if (route.path === '/metrics') return;
+            expect(response.headers.get('content-type') ?? '').toMatch(/application\/json/);
+            const body = JSON.parse(text) as unknown;
+            if (typeof body !== 'object' || body === null || Array.isArray(body))
+              throw new Error(`not an object: ${context}`);
+            if (response.status >= 400) {
+              const error = body as Record<string, unknown>;
+              if (response.status === 429 && 'detail' in error) {
+                expect(typeof error.detail).toBe('string');
+              } else if (!(response.status === 503 && 'status' in error)) {
+                if (error.success !== false || typeof error.msg !== 'string')
+                  throw new Error(`bad error shape: ${context}`);
+                if ('error' in error && typeof error.error !== 'string')
+                  throw new Error(`bad error code: ${context}`);
+              }
+              if (before !== null && (await snapshot()) !== before)
+                throw new Error(`rejected request changed state: ${context}`);
+            }
+          },
+        ),
+        {
+          numRuns: perRoute,
+          seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined,
+        },
+      );
+    }
+    expect(cases).toBeGreaterThanOrEqual(Math.min(TOTAL_RUNS, routes.length * 50));
+    console.log(`fuzz: ${cases} cases over ${routes.length} routes`);
+  });
+});
