@@ -83,6 +83,9 @@ describe('autoscaling: endpoint groups over HTTP', () => {
   const put = (user: TestUser, id: number | string, body: string) =>
     json(api.http().put(`/api/v0/endptjobs/${id}/`).set(user.auth), body);
 
+  const storedRow = async (id: number): Promise<Record<string, unknown>> =>
+    (await api.app.get(DataSource).query(`SELECT * FROM endpoint_groups WHERE id = $1`, [id]))[0];
+
   const del = (
     user: TestUser,
     id: number | string,
@@ -158,6 +161,54 @@ describe('autoscaling: endpoint groups over HTTP', () => {
       expect(rows.map((row) => row.api_key)).not.toContain(alice.apiKey);
     });
 
+    it('turns the nulls the client sends into the spec defaults, whichever fields are set', async () => {
+      // `vastai create endpoint --max_queue_time 60 --max_workers 8`: the rest null or CLI defaults.
+      const response = await create(
+        alice,
+        '{"client_id": "me", "min_load": 0.0, "min_cold_load": 0.0, "target_util": 0.9, ' +
+          '"cold_mult": 2.5, "cold_workers": 5, "max_workers": 8.0, "endpoint_name": null, ' +
+          '"max_queue_time": 60.0, "target_queue_time": null, "inactivity_timeout": 300.0, ' +
+          '"autoscaler_instance": "prod"}',
+      );
+      expect(response.status).toBe(200);
+      const row = await rowOf(alice, response.body.result);
+      expect(row).toMatchObject({
+        endpoint_name: null,
+        max_workers: 8,
+        max_queue_time: 60,
+        target_queue_time: 10,
+        inactivity_timeout: 300,
+      });
+      const [stored] = await api.app.get(DataSource).query(
+        `SELECT max_queue_time, target_queue_time, inactivity_timeout, endpoint_state
+             FROM endpoint_groups WHERE id = $1`,
+        [response.body.result],
+      );
+      expect(stored).toEqual({
+        max_queue_time: 60,
+        target_queue_time: 10,
+        inactivity_timeout: 300,
+        endpoint_state: 'active',
+      });
+    });
+
+    it.each<[string, string]>([
+      ['{"min_load": 1e999}', 'min_load'],
+      ['{"max_queue_time": -1e999}', 'max_queue_time'],
+      ['{"cold_workers": 2.5}', 'cold_workers'],
+      ['{"inactivity_timeout": "600"}', 'inactivity_timeout'],
+    ])('refuses the raw body %s naming %s', async (body, field) => {
+      const before = (await list(alice)).length;
+      const response = await create(alice, body);
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({
+        success: false,
+        error: 'invalid_args',
+        msg: expect.stringContaining(`${field}:`),
+      });
+      expect(await list(alice)).toHaveLength(before);
+    });
+
     it.each<[Record<string, unknown>, string]>([
       [{ min_load: -1.0 }, 'min_load'],
       [{ min_cold_load: -0.5 }, 'min_cold_load'],
@@ -183,6 +234,14 @@ describe('autoscaling: endpoint groups over HTTP', () => {
       [{ target_util: 'Infinity' }, 'target_util'],
       [{ cold_mult: '-Infinity' }, 'cold_mult'],
       [{ max_workers: '10' }, 'max_workers'],
+      [{ min_load: '5' }, 'min_load'],
+      [{ target_util: 'high' }, 'target_util'],
+      [{ cold_workers: false }, 'cold_workers'],
+      [{ endpoint_name: ['a'] }, 'endpoint_name'],
+      [{ endpoint_name: 'line\nbreak' }, 'endpoint_name'],
+      [{ endpoint_state: 'stopped' }, 'endpoint_state'],
+      [{ endptjob_id: 5 }, 'endptjob_id'],
+      [{ autoscaler_instance: 1 }, 'autoscaler_instance'],
       [{ min_load: true }, 'min_load'],
       [{ min_load: [1] }, 'min_load'],
       [{ max_workers: 2 ** 31 }, 'max_workers'],
@@ -223,6 +282,41 @@ describe('autoscaling: endpoint groups over HTTP', () => {
       const aliceIds = (await list(alice)).map((row) => row.id);
       expect(aliceIds).not.toContain(own.body.result);
       expect(aliceIds.length).toBeGreaterThan(0);
+    });
+
+    it('ignores whatever JSON object the GET carries', async () => {
+      const expected = await list(alice);
+      for (const body of [
+        '{}',
+        '{"client_id": 5, "api_key": ["x"], "user_id": 1, "nested": {"a": null}}',
+        `{"client_id": "me", "api_key": "${bob.apiKey}"}`,
+      ]) {
+        const response = await api
+          .http()
+          .get('/api/v0/endptjobs/')
+          .set(alice.auth)
+          .set('Content-Type', 'application/json')
+          .send(body);
+        expect(response.status).toBe(200);
+        expect(response.body).toEqual({ success: true, results: expected });
+      }
+    });
+
+    it("never shows a user another user's groups or worker keys", async () => {
+      const aliceRows = await list(alice);
+      expect(aliceRows.length).toBeGreaterThan(0);
+      const response = await api
+        .http()
+        .get('/api/v0/endptjobs/')
+        .set(bob.auth)
+        .set('Content-Type', 'application/json')
+        .send(`{"client_id": "me", "api_key": "${bob.apiKey}"}`);
+      expect(response.status).toBe(200);
+      for (const row of response.body.results) expect(row.user_id).toBe(bob.id);
+      for (const row of aliceRows) {
+        expect(row.user_id).toBe(alice.id);
+        expect(response.text).not.toContain(row.api_key as string);
+      }
     });
 
     it('works without a body and on both slash variants', async () => {
@@ -275,11 +369,27 @@ describe('autoscaling: endpoint groups over HTTP', () => {
       });
     });
 
-    it('changes nothing for an all-null body', async () => {
+    it('changes nothing for an all-null body, an empty body or no body at all', async () => {
       const original = await rowOf(alice, id);
-      const response = await put(alice, id, cliUpdateBody(id));
-      expect(response.status).toBe(200);
+      const storedBefore = await storedRow(id);
+      for (const call of [
+        put(alice, id, cliUpdateBody(id)),
+        put(alice, id, '{}'),
+        api.http().put(`/api/v0/endptjobs/${id}`).set(alice.auth),
+      ]) {
+        const response = await call;
+        expect(response.status).toBe(200);
+        expect(response.body).toEqual({ success: true });
+      }
       expect(await rowOf(alice, id)).toEqual(original);
+      expect(await storedRow(id)).toEqual(storedBefore);
+    });
+
+    it('leaves absent fields unchanged too (a body with only the changed field)', async () => {
+      const original = await rowOf(alice, id);
+      await put(alice, id, '{"cold_mult": 3.5}').expect(200);
+      expect(await rowOf(alice, id)).toEqual({ ...original, cold_mult: 3.5 });
+      await put(alice, id, '{"cold_mult": 2.5}').expect(200);
     });
 
     it('re-validates the merged result against the current options', async () => {
@@ -366,10 +476,35 @@ describe('autoscaling: endpoint groups over HTTP', () => {
       expect((await del(alice, id)).status).toBe(404);
     });
 
-    it('accepts an empty body and refuses unknown fields', async () => {
+    it('refuses unknown fields and an endptjob_id that contradicts the path, deleting nothing', async () => {
       const { body } = await create(alice, {});
-      expect((await del(alice, body.result, '{"nope": 1}')).status).toBe(400);
-      await del(alice, body.result, '{}').expect(200);
+      const id = body.result as number;
+      const unknown = await del(alice, id, '{"nope": 1}');
+      const mismatch = await del(alice, id, `{"client_id": "me", "endptjob_id": ${id + 1}}`);
+      const malformed = await del(alice, '0', '{"client_id": "me"}');
+      for (const [response, field] of [
+        [unknown, 'nope'],
+        [mismatch, 'endptjob_id'],
+        [malformed, 'id'],
+      ] as const) {
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({
+          success: false,
+          error: 'invalid_args',
+          msg: expect.stringContaining(`${field}:`),
+        });
+      }
+      expect(await rowOf(alice, id)).toBeDefined();
+      await del(alice, id, '{}').expect(200);
+      expect(await rowOf(alice, id)).toBeUndefined();
+    });
+
+    it('deletes without a body and without the trailing slash', async () => {
+      const { body } = await create(alice, {});
+      const response = await api.http().delete(`/api/v0/endptjobs/${body.result}`).set(alice.auth);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ success: true });
+      expect(await rowOf(alice, body.result)).toBeUndefined();
     });
   });
 
@@ -406,9 +541,19 @@ describe('autoscaling: endpoint groups over HTTP', () => {
         endpoint_state: 'stopped',
         api_key: keyOfB,
       });
-      await expect(
-        loadFixtures(api, { endpoint_groups: [{ id: 40003, user_id: alice.id, target_util: 2 }] }),
-      ).rejects.toMatchObject({ code: 'bad_request' });
+      for (const bad of [
+        { id: 40003, user_id: alice.id, target_util: 2 },
+        { id: 40003, user_id: alice.id, max_worker: 2 },
+        { id: 40003, user_id: alice.id, endpoint_state: 'paused' },
+        { id: 1_000_000, user_id: alice.id },
+      ]) {
+        await expect(loadFixtures(api, { endpoint_groups: [bad] })).rejects.toMatchObject({
+          code: 'bad_request',
+        });
+      }
+      const ids = (await list(alice)).map((row) => row.id);
+      expect(ids).not.toContain(40003);
+      expect(ids).not.toContain(1_000_000);
     });
   });
 
@@ -426,20 +571,53 @@ describe('autoscaling: endpoint groups over HTTP', () => {
 describe('autoscaling: create rate limit', () => {
   let api: TestApi;
 
+  const groupsOf = async (user: TestUser): Promise<number[]> => {
+    const response = await api.http().get('/api/v0/endptjobs/').set(user.auth).expect(200);
+    return response.body.results.map((row: { id: number }) => row.id);
+  };
+
+  const create = (user: TestUser, body: string) =>
+    api
+      .http()
+      .post('/api/v0/endptjobs/')
+      .set(user.auth)
+      .set('Content-Type', 'application/json')
+      .send(body);
+
   beforeAll(async () => {
     api = await startApi({ RATE_LIMITS: 'on' });
   });
 
   afterAll(() => api.close());
 
-  it('answers the second create within the interval with 429 and the detail body', async () => {
+  it('answers a second create within 4.0 s with 429 and the detail body, creating nothing', async () => {
     const user = await createTestUser(api);
-    const first = await api.http().post('/api/v0/endptjobs/').set(user.auth).send({});
+    const first = await create(user, CLI_CREATE_DEFAULTS);
     expect(first.status).toBe(200);
-    const second = await api.http().post('/api/v0/endptjobs/').set(user.auth).send({});
+    const second = await create(user, CLI_CREATE_DEFAULTS);
     expect(second.status).toBe(429);
     expect(second.body).toEqual({ detail: 'API requests too frequent endpoint threshold=4.0' });
-    // Listing is not rate limited.
-    await api.http().get('/api/v0/endptjobs/').set(user.auth).expect(200);
+    expect(await groupsOf(user)).toEqual([first.body.result]);
+    // Only create is limited: list, update and delete answer normally meanwhile.
+    await api
+      .http()
+      .put(`/api/v0/endptjobs/${first.body.result}/`)
+      .set(user.auth)
+      .send({ min_load: 1.0 })
+      .expect(200);
+    await api.http().delete(`/api/v0/endptjobs/${first.body.result}/`).set(user.auth).expect(200);
+  });
+
+  it('counts a refused create too, and limits each user separately', async () => {
+    const user = await createTestUser(api);
+    const neighbour = await createTestUser(api);
+    const refused = await create(user, '{"target_util": 2.0}');
+    expect(refused.status).toBe(400);
+    const second = await create(user, CLI_CREATE_DEFAULTS);
+    expect(second.status).toBe(429);
+    expect(second.body).toEqual({ detail: 'API requests too frequent endpoint threshold=4.0' });
+    expect(await groupsOf(user)).toEqual([]);
+    const other = await create(neighbour, CLI_CREATE_DEFAULTS);
+    expect(other.status).toBe(200);
   });
 });

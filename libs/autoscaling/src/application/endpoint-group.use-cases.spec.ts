@@ -95,6 +95,22 @@ describe('endpoint group use cases', () => {
     expect(repository.rows.get(id)!.options.maxWorkers).toBe(10);
   });
 
+  it('writes nothing for an update that changes nothing (all nulls, or the current values)', async () => {
+    const id = await create.execute({ userId: OWNER, options: { maxWorkers: 10 } });
+    const before = repository.rows.get(id)!;
+    clock.advance(1000);
+    await update.execute({ userId: OWNER, groupId: id, options: {} });
+    await update.execute({
+      userId: OWNER,
+      groupId: id,
+      options: { maxWorkers: 10 },
+      state: 'active',
+    });
+    expect(repository.rows.get(id)).toBe(before);
+    await update.execute({ userId: OWNER, groupId: id, options: {}, state: 'stopped' });
+    expect(repository.rows.get(id)).toMatchObject({ state: 'stopped', updatedAt: clock.now() });
+  });
+
   it("answers someone else's group like a missing one, on update and delete", async () => {
     const id = await create.execute({ userId: OWNER, options: {} });
     for (const attempt of [

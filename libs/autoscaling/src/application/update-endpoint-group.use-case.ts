@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, UnitOfWork } from '@app/platform';
 import {
+  endpointGroupUnchanged,
   EndpointGroupOptionsPatch,
   EndpointState,
   updatedEndpointGroup,
@@ -30,6 +31,8 @@ export class UpdateEndpointGroupUseCase {
       const group = await this.groups.findOwnedForUpdate(command.groupId, command.userId);
       if (!group) throw endpointGroupNotFound(command.groupId);
       const next = updatedEndpointGroup(group, command.options, command.state);
+      // A body of nulls (the client's "nothing set") is a no-op: not even updated_at moves.
+      if (endpointGroupUnchanged(group, next)) return;
       await this.groups.update(group.id, { ...next, updatedAt: this.clock.now() });
     });
   }

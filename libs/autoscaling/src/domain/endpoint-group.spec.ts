@@ -2,6 +2,7 @@ import { DomainError } from '@app/platform';
 import {
   DEFAULT_ENDPOINT_GROUP_OPTIONS,
   EndpointGroup,
+  endpointGroupUnchanged,
   EndpointGroupOptionsPatch,
   EndpointState,
   newEndpointGroupOptions,
@@ -126,5 +127,29 @@ describe('updatedEndpointGroup', () => {
     expect(updatedEndpointGroup(group(), {}, 'stopped').state).toBe('stopped');
     const error = rejection(() => updatedEndpointGroup(group(), {}, 'paused' as EndpointState));
     expect(error.message).toContain('endpoint_state:');
+  });
+});
+
+describe('endpointGroupUnchanged', () => {
+  it('tells a no-op from a change of any option or of the state', () => {
+    const current = group({ endpointName: 'prod' });
+    expect(endpointGroupUnchanged(current, updatedEndpointGroup(current, {}, undefined))).toBe(
+      true,
+    );
+    expect(
+      endpointGroupUnchanged(current, updatedEndpointGroup(current, { minLoad: 0 }, 'active')),
+    ).toBe(true);
+    expect(
+      endpointGroupUnchanged(current, updatedEndpointGroup(current, { minLoad: 0.5 }, undefined)),
+    ).toBe(false);
+    expect(
+      endpointGroupUnchanged(
+        current,
+        updatedEndpointGroup(current, { endpointName: 'b' }, undefined),
+      ),
+    ).toBe(false);
+    expect(endpointGroupUnchanged(current, updatedEndpointGroup(current, {}, 'stopped'))).toBe(
+      false,
+    );
   });
 });

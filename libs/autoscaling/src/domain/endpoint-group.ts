@@ -159,6 +159,17 @@ export function newEndpointGroupOptions(patch: EndpointGroupOptionsPatch): Endpo
   );
 }
 
+/** Whether an update would leave the group exactly as it is (e.g. an all-null body). */
+export function endpointGroupUnchanged(
+  group: EndpointGroup,
+  next: { options: EndpointGroupOptions; state: EndpointState },
+): boolean {
+  if (next.state !== group.state) return false;
+  return (Object.keys(group.options) as Array<keyof EndpointGroupOptions>).every((key) =>
+    Object.is(group.options[key], next.options[key]),
+  );
+}
+
 /** An updated group: the current options overlaid with the change, validated as a whole. */
 export function updatedEndpointGroup(
   group: EndpointGroup,

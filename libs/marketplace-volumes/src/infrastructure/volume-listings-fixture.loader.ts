@@ -5,14 +5,33 @@ import { LISTING_STATUSES, ListingStatus, MAX_LISTING_ID } from '../domain/volum
 
 type Row = Record<string, unknown>;
 
+const KNOWN_FIELDS = new Set([
+  'id',
+  'owner_id',
+  'machine_id',
+  'size_gb',
+  'price_per_gb_month',
+  'status',
+  'active_rentals',
+]);
+
+/** Explicit ids stay below the generated range (docs/fixtures.md). */
+const FIXTURE_ID_LIMIT = 999_999;
+
 function bad(message: string): DomainError {
   return new DomainError('bad_request', `volume_listings: ${message}`);
 }
 
-function integer(row: Row, name: string, min: number, fallback?: number): number {
+function integer(
+  row: Row,
+  name: string,
+  min: number,
+  fallback?: number,
+  max = MAX_LISTING_ID,
+): number {
   const value = row[name] ?? fallback;
-  if (!Number.isInteger(value) || (value as number) < min || (value as number) > MAX_LISTING_ID)
-    throw bad(`${name} must be an integer >= ${min} (row ${JSON.stringify(row.id)})`);
+  if (!Number.isInteger(value) || (value as number) < min || (value as number) > max)
+    throw bad(`${name} must be an integer from ${min} to ${max} (row ${JSON.stringify(row.id)})`);
   return value as number;
 }
 
@@ -23,12 +42,17 @@ function number(row: Row, name: string, fallback?: number): number {
   return value;
 }
 
-/** A price: a JSON number or, as in the fixtures contract, a decimal string ("0.10"). */
+/**
+ * A price: a JSON number or, as in the fixtures contract, a decimal string ("0.10"). The
+ * column is numeric(14, 6): a price it cannot hold exactly is refused, never rounded.
+ */
 function price(row: Row, name: string, fallback: number): string {
   const value = row[name] ?? fallback;
   const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-  if (typeof text !== 'string' || !/^\d+(\.\d+)?$/.test(text))
-    throw bad(`${name} must be a non-negative decimal (row ${JSON.stringify(row.id)})`);
+  if (typeof text !== 'string' || !/^\d{1,8}(\.\d{1,6})?$/.test(text))
+    throw bad(
+      `${name} must be a non-negative decimal below 100000000 with at most 6 decimals (row ${JSON.stringify(row.id)})`,
+    );
   return text;
 }
 
@@ -51,12 +75,15 @@ export class VolumeListingsFixtureLoader extends FixtureLoader {
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
         throw bad('every row must be an object');
       const row = raw as Row;
+      const unknown = Object.keys(row).filter((key) => !KNOWN_FIELDS.has(key));
+      if (unknown.length > 0)
+        throw bad(`unknown fields ${unknown.join(', ')} (row ${JSON.stringify(row.id)})`);
       const status = (row.status ?? 'listed') as ListingStatus;
       if (!LISTING_STATUSES.includes(status)) throw bad(`status must be listed or unlisted`);
       const sizeGb = number(row, 'size_gb');
       if (sizeGb === 0) throw bad('size_gb must be positive');
       const seed = {
-        id: integer(row, 'id', 1),
+        id: integer(row, 'id', 1, undefined, FIXTURE_ID_LIMIT),
         ownerId: integer(row, 'owner_id', 1),
         machineId: integer(row, 'machine_id', 1),
         sizeGb,

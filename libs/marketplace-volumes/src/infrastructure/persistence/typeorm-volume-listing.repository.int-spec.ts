@@ -10,8 +10,9 @@ import {
 import { TypeormVolumeListingAuditLog } from './typeorm-volume-listing-audit-log';
 import { TypeormVolumeListingRepository } from './typeorm-volume-listing.repository';
 
-// Listing ids owned by this file (the volumes range is 30000-39999).
-const IDS = { racing: 39001, rollback: 39002, upsert: 39003, interleaved: 39004 };
+// Listing ids owned by this file (the volumes range is 30000-39999; 39000-39899 belong to
+// test/hardening-races.e2e-spec.ts).
+const IDS = { racing: 39901, rollback: 39902, upsert: 39903, interleaved: 39904 };
 
 describe('volume listing persistence (real PostgreSQL)', () => {
   let dataSource: DataSource;
@@ -156,6 +157,21 @@ describe('volume listing persistence (real PostgreSQL)', () => {
       activeRentals: 3,
     });
     expect(found!.unlistedAt).toBeInstanceOf(Date);
+    // Reloading the same fixture keeps the time the listing was unlisted; relisting clears it.
+    const reload = {
+      id: IDS.upsert,
+      ownerId,
+      machineId: 6,
+      sizeGb: 20,
+      pricePerGbMonth: '0.5',
+      activeRentals: 3,
+    };
+    await listings.upsert({ ...reload, status: 'unlisted' });
+    const reloaded = await tx.transaction(() => listings.findByIdForUpdate(IDS.upsert));
+    expect(reloaded!.unlistedAt).toEqual(found!.unlistedAt);
+    await listings.upsert({ ...reload, status: 'listed' });
+    const relisted = await tx.transaction(() => listings.findByIdForUpdate(IDS.upsert));
+    expect(relisted).toMatchObject({ status: 'listed', unlistedAt: null });
     expect(await listings.findByIdForUpdate(2 ** 31)).toBeNull();
     expect(await listings.findByIdForUpdate(Number.MAX_SAFE_INTEGER + 2)).toBeNull();
   });

@@ -47,7 +47,9 @@ export class TypeormVolumeListingRepository extends VolumeListingRepository {
          price_per_gb_month = EXCLUDED.price_per_gb_month,
          status = EXCLUDED.status,
          active_rentals = EXCLUDED.active_rentals,
-         unlisted_at = EXCLUDED.unlisted_at,
+         -- A reload keeps the time a listing was really unlisted.
+         unlisted_at = CASE WHEN EXCLUDED.status = 'unlisted'
+           THEN COALESCE(volume_listings.unlisted_at, EXCLUDED.unlisted_at) END,
          updated_at = now()`,
       [
         seed.id,
