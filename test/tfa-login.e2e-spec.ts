@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { forgetRecentSend } from '@test/support/delivery';
 import { createTestUser, startApi, TestApi, TestUser } from '@test/support/api';
 import {
   addSms,
@@ -388,6 +389,7 @@ describe('2FA login', () => {
       );
       expect(third.body.fail_count).toBe(3);
       await forgetRecentSms(api, user.id);
+      await forgetRecentSend(api, phone);
       const fresh = await api
         .http()
         .post('/api/v0/tfa/sms/')

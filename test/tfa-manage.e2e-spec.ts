@@ -1,3 +1,4 @@
+import { forgetRecentSend } from '@test/support/delivery';
 import { createTestUser, startApi, TestApi, TestUser } from '@test/support/api';
 import {
   addSms,
@@ -231,6 +232,7 @@ describe('2FA method management', () => {
       expect(after.methods[0].phone_number.endsWith(phone.slice(-4))).toBe(true);
       // The backfilled method now verifies logins.
       await forgetRecentSms(api, user.id);
+      await forgetRecentSend(api, phone);
       const again = await api.http().post('/api/v0/tfa/sms/').set(user.auth).send({});
       const login = await api
         .http()

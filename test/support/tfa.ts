@@ -4,6 +4,7 @@ import { authenticator } from 'otplib';
 import { OutboxReader } from '@app/identity-tfa';
 import { TransactionalEntityManager } from '@app/platform';
 import { TestApi, TestUser } from './api';
+import { forgetRecentSend } from './delivery';
 
 /** 2FA test helpers: codes from the outbox, TOTP codes, and moving stored time. */
 
@@ -126,14 +127,18 @@ export async function addSms(
     .set(user.auth)
     .send({ tfa_method: 'sms', code, secret: sent.body.secret, phone_number: phone });
   if (confirm.status !== 200) throw new Error(`confirm-new sms: ${JSON.stringify(confirm.body)}`);
+  // Set-up stands for an enrolment made a while ago: its SMS no longer blocks new sends.
   await forgetRecentSms(api, user.id);
+  await forgetRecentSend(api, phone);
   return { methodId: confirm.body.method.id, backupCodes: confirm.body.backup_codes };
 }
 
 /**
- * A fresh E.164 test number (10 random digits): numbers never repeat across runs, so the
- * outbox never holds an older message for them.
+ * A fresh E.164 test number: drawn from 8e9 possible ones, numbers practically never repeat
+ * across runs, so the outbox never holds an older message for them.
  */
 export function testPhone(): string {
-  return `+1555${String(randomInt(0, 10_000_000_000)).padStart(10, '0')}`;
+  // A possible North American number (area code 200-999, then 7 digits): 8e9 of them, so
+  // numbers drawn by parallel test files do not share the per-number SMS counters.
+  return `+1${randomInt(200, 1000)}${String(randomInt(0, 10_000_000)).padStart(7, '0')}`;
 }

@@ -10,7 +10,6 @@ import { ConfirmNewMethodUseCase } from './application/confirm-new-method.use-ca
 import { DeliverCodeUseCase } from './application/deliver-code.use-case';
 import { GetTfaStatusUseCase } from './application/get-tfa-status.use-case';
 import { OpenLoginChallenge } from './application/open-login-challenge';
-import { CodeDeliveryProvider } from './application/ports/code-delivery.provider.port';
 import { RegenerateBackupCodesUseCase } from './application/regenerate-backup-codes.use-case';
 import { RemoveMethodUseCase } from './application/remove-method.use-case';
 import { ResendSmsCodeUseCase } from './application/resend-sms-code.use-case';
@@ -19,17 +18,14 @@ import { SendEmailCodeUseCase } from './application/send-email-code.use-case';
 import { SendSmsCodeUseCase } from './application/send-sms-code.use-case';
 import { SetupTotpUseCase } from './application/setup-totp.use-case';
 import { StartMethodAuthorizationUseCase } from './application/start-method-authorization.use-case';
-import { TfaSettings } from './application/tfa-settings';
 import { TfaUserLookup } from './application/tfa-user-lookup';
 import { UpdateMethodUseCase } from './application/update-method.use-case';
 import { TfaDeprecatedController } from './http/tfa-deprecated.controller';
 import { TFA_ERRORS } from './http/tfa-errors';
 import { TfaResponses } from './http/tfa-responses';
 import { TfaController } from './http/tfa.controller';
-import { createCodeDeliveryProvider } from './infrastructure/delivery/code-delivery-provider.factory';
 import { CodeDeliveryWorker } from './infrastructure/delivery/code-delivery.worker';
 import { TfaInfrastructureModule } from './infrastructure/tfa-infrastructure.module';
-import { TransactionalEntityManager } from '@app/platform';
 import { TfaCommands } from './operator/tfa.commands';
 
 /**
@@ -83,11 +79,6 @@ export class IdentityTfaModule implements OnModuleInit {
 @Module({
   imports: [TfaInfrastructureModule],
   providers: [
-    {
-      provide: CodeDeliveryProvider,
-      inject: [TfaSettings, TransactionalEntityManager],
-      useFactory: createCodeDeliveryProvider,
-    },
     DeliverCodeUseCase,
     CodeDeliveryWorker,
   ],

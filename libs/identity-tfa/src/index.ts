@@ -2,4 +2,4 @@ export { IdentityTfaModule, TfaDeliveryWorkerModule } from './identity-tfa.modul
 export {
   OutboxReader,
   OutboxMessage,
-} from './infrastructure/delivery/outbox-code-delivery.provider';
+} from './infrastructure/delivery/outbox-code.sender';

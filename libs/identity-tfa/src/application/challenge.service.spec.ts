@@ -77,20 +77,79 @@ describe('ChallengeService', () => {
     expect(await errorCode(kit.challenges.consume(loaded))).toBe('no_challenge_found');
   });
 
-  it('a resend replaces the code and stops after 5 sends (sms_rate_limited)', async () => {
+  it('a resend repeats the same code and stops after 5 sends (sms_rate_limited)', async () => {
     const kit = tfaTestKit();
     const { secret, challenge } = await kit.challenges.open(7, 'verify');
-    await kit.challenges.sendCode(challenge, 'sms', '+15550001111', null);
+    await kit.challenges.sendCode(challenge, 'sms', '+14155550123', null);
     const first = await kit.lastCode();
-    for (let i = 0; i < 4; i += 1)
-      await kit.challenges.sendCode(challenge, 'sms', '+15550001111', null);
-    const last = await kit.lastCode();
+    for (let i = 0; i < 4; i += 1) {
+      await kit.challenges.sendCode(challenge, 'sms', '+14155550123', null);
+      expect(await kit.lastCode()).toBe(first);
+    }
     expect(kit.queue.jobs.map((job) => job.sendNumber)).toEqual([1, 2, 3, 4, 5]);
-    expect(await errorCode(kit.challenges.sendCode(challenge, 'sms', '+15550001111', null))).toBe(
+    expect(await errorCode(kit.challenges.sendCode(challenge, 'sms', '+14155550123', null))).toBe(
       'sms_rate_limited',
     );
+    expect(await kit.challenges.checkCode(await kit.challenges.load(secret), first)).toBe(true);
+  });
+
+  it('a send to another destination replaces the code', async () => {
+    const kit = tfaTestKit();
+    const { secret, challenge } = await kit.challenges.open(7, 'login');
+    await kit.challenges.sendCode(challenge, 'email', 'a@b.test', null);
+    const emailed = await kit.lastCode();
+    kit.random.digits = () => (emailed === '123456' ? '654321' : '123456');
+    await kit.challenges.sendCode(challenge, 'sms', '+14155550123', 9);
+    const texted = await kit.lastCode();
+    expect(texted).not.toBe(emailed);
     const loaded = await kit.challenges.load(secret);
-    if (first !== last) expect(await kit.challenges.checkCode(loaded, first)).toBe(false);
-    expect(await kit.challenges.checkCode(loaded, last)).toBe(true);
+    expect(loaded).toMatchObject({ channel: 'sms', destination: '+14155550123', methodId: 9 });
+    expect(await kit.challenges.checkCode(loaded, emailed)).toBe(false);
+    expect(await kit.challenges.checkCode(loaded, texted)).toBe(true);
+  });
+
+  it("relays the SMS provider's refusal of the first attempt; email failures stay silent", async () => {
+    const kit = tfaTestKit();
+    const { challenge } = await kit.challenges.open(7, 'verify');
+    kit.queue.nextReport = { state: 'failed', code: 'twilio_error' };
+    expect(await errorCode(kit.challenges.sendCode(challenge, 'sms', '+14155550123', null))).toBe(
+      'twilio_error',
+    );
+    kit.queue.nextReport = { state: 'failed', code: 'twilio_rate_limited' };
+    expect(await errorCode(kit.challenges.sendCode(challenge, 'sms', '+14155550123', null))).toBe(
+      'twilio_rate_limited',
+    );
+    kit.queue.nextReport = { state: 'failed', code: 'email_rejected' };
+    const mail = await kit.challenges.open(7, 'verify');
+    await expect(
+      kit.challenges.sendCode(mail.challenge, 'email', 'a@b.test', null),
+    ).resolves.toBeUndefined();
+  });
+
+  it("re-issues the pending SMS challenge's secret: same code, same attempts, old secret used up", async () => {
+    const kit = tfaTestKit();
+    const { secret, challenge } = await kit.challenges.open(7, 'verify');
+    await kit.challenges.sendCode(challenge, 'sms', '+14155550123', null);
+    const code = await kit.lastCode();
+    await kit.challenges.checkCode(await kit.challenges.load(secret), code === '000000' ? '1' : '0');
+    const pending = await kit.challenges.pendingSms(7);
+    expect(pending.key).toBe(challenge.key);
+    const fresh = await kit.challenges.reissueSecret(pending);
+    expect(fresh).not.toBe(secret);
+    expect(await errorCode(kit.challenges.load(secret))).toBe('no_challenge_found');
+    const moved = await kit.challenges.load(fresh);
+    expect(moved.attempts).toBe(1);
+    expect(await kit.challenges.checkCode(moved, code)).toBe(true);
+    expect((await kit.challenges.pendingSms(7)).key).toBe(moved.key);
+  });
+
+  it('finds no pending SMS challenge for another user, after expiry, or for email', async () => {
+    const kit = tfaTestKit();
+    expect(await errorCode(kit.challenges.pendingSms(7))).toBe('no_challenge_found');
+    const { challenge } = await kit.challenges.open(7, 'verify');
+    await kit.challenges.sendCode(challenge, 'sms', '+14155550123', null);
+    expect(await errorCode(kit.challenges.pendingSms(8))).toBe('no_challenge_found');
+    kit.clock.advance(10 * MINUTE);
+    expect(await errorCode(kit.challenges.pendingSms(7))).toBe('no_challenge_found');
   });
 });

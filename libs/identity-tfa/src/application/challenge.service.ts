@@ -12,6 +12,13 @@ const CODE_PURPOSE = 'tfa-code';
 /** Extra time a challenge record stays readable after expiry, to answer 2fa_expired. */
 const RECORD_TTL_MS = TFA_POLICY.challengeLifetimeMs;
 
+/** What a caller is told when the SMS provider refused the first delivery attempt. */
+const PROVIDER_REFUSALS: Record<string, string> = {
+  twilio_error:
+    'The SMS could not be delivered to this number; check it or use another 2FA method.',
+  twilio_rate_limited: 'The SMS provider is busy; wait a moment and retry.',
+};
+
 /** Binds the encrypted delivery copy of a code to its challenge. */
 export function codeAad(key: string): string {
   return `tfa-challenge:${key}`;
@@ -77,7 +84,13 @@ export class ChallengeService {
     return found.challenge;
   }
 
-  /** Sends a fresh code on the challenge (a new code replaces any earlier one). */
+  /**
+   * Sends the challenge's code. A challenge carries one code: a further send to the same
+   * destination (a resend) repeats it, a send elsewhere replaces it. Waits briefly for the
+   * first delivery attempt, so an SMS provider's refusal reaches the caller.
+   * @throws sms_rate_limited (too many sends on this challenge), no_challenge_found,
+   *         twilio_error / twilio_rate_limited (the provider refused the first attempt)
+   */
   async sendCode(
     challenge: Challenge,
     channel: Extract<ChallengeChannel, 'sms' | 'email'>,
@@ -89,21 +102,97 @@ export class ChallengeService {
         'sms_rate_limited',
         'Too many codes requested for this challenge; start over.',
       );
-    const code = this.random.digits(TFA_POLICY.codeDigits);
-    const stored = await this.store.attachCode(challenge.key, {
-      channel,
-      destination,
-      methodId,
-      codeDigest: this.digest(challenge.key, code),
-      codeCiphertext: this.secrets.encrypt(code, codeAad(challenge.key)),
-    });
-    if (stored === null)
+    const sameCode =
+      challenge.codeDigest !== null &&
+      challenge.channel === channel &&
+      challenge.destination === destination;
+    const sends = sameCode
+      ? await this.store.resendCode(challenge.key)
+      : await this.attachFreshCode(challenge, channel, destination, methodId);
+    if (sends === null)
       throw tfaError(
         'no_challenge_found',
         'This challenge is no longer active; request a new code.',
       );
-    Object.assign(challenge, { channel, destination, methodId, sends: stored });
-    await this.queue.enqueue({ challengeKey: challenge.key, sendNumber: stored });
+    Object.assign(challenge, { channel, destination, sends });
+    if (!sameCode) challenge.methodId = methodId;
+    if (channel === 'sms' && challenge.purpose === 'verify')
+      await this.store.rememberPendingSms(challenge.userId, challenge.key, this.lifeLeftMs(challenge));
+    const report = await this.queue.enqueue({ challengeKey: challenge.key, sendNumber: sends });
+    // Email failures have no wire code: the caller may resend; support sees the failure.
+    if (report.state === 'failed' && channel === 'sms' && report.code in PROVIDER_REFUSALS)
+      throw tfaError(report.code, PROVIDER_REFUSALS[report.code]);
+  }
+
+  /**
+   * The user's latest SMS verify challenge, for a Bearer caller who lost its secret.
+   * @throws no_challenge_found when none is pending
+   */
+  async pendingSms(userId: number): Promise<Challenge> {
+    const key = await this.store.pendingSms(userId);
+    const found = key ? await this.store.find(key) : null;
+    if (
+      found?.state !== 'active' ||
+      found.challenge.userId !== userId ||
+      found.challenge.channel !== 'sms' ||
+      isExpired(found.challenge, this.clock.nowMs())
+    )
+      throw tfaError(
+        'no_challenge_found',
+        'No SMS code is pending for this account; request one with POST /tfa/sms/.',
+      );
+    return found.challenge;
+  }
+
+  /**
+   * A fresh secret for a pending challenge: the challenge moves to the new secret with its
+   * code, attempts and expiry; the old secret stops working. Updates `challenge` in place.
+   */
+  async reissueSecret(challenge: Challenge): Promise<string> {
+    const copy = await this.store.readDeliveryCopy(challenge.key);
+    const code = copy && this.secrets.decrypt(copy.codeCiphertext, codeAad(challenge.key));
+    const secret = this.random.token(TFA_POLICY.secretBits);
+    const key = this.keyOf(secret);
+    const codeDigest = code ? this.digest(key, code) : '';
+    const moved =
+      code !== null &&
+      copy !== null &&
+      (await this.store.rekey(challenge.key, key, {
+        codeDigest,
+        codeCiphertext: this.secrets.encrypt(code, codeAad(key)),
+        expectedAttempts: copy.attempts,
+      }));
+    if (!moved)
+      throw tfaError(
+        'no_challenge_found',
+        'This challenge is no longer active; request a new code.',
+      );
+    Object.assign(challenge, { key, codeDigest });
+    await this.store.rememberPendingSms(challenge.userId, key, this.lifeLeftMs(challenge));
+    return secret;
+  }
+
+  private async attachFreshCode(
+    challenge: Challenge,
+    channel: Extract<ChallengeChannel, 'sms' | 'email'>,
+    destination: string,
+    methodId: number | null,
+  ): Promise<number | null> {
+    const code = this.random.digits(TFA_POLICY.codeDigits);
+    const codeDigest = this.digest(challenge.key, code);
+    const sends = await this.store.attachCode(challenge.key, {
+      channel,
+      destination,
+      methodId,
+      codeDigest,
+      codeCiphertext: this.secrets.encrypt(code, codeAad(challenge.key)),
+    });
+    challenge.codeDigest = codeDigest;
+    return sends;
+  }
+
+  private lifeLeftMs(challenge: Challenge): number {
+    return challenge.createdAtMs + TFA_POLICY.challengeLifetimeMs - this.clock.nowMs();
   }
 
   /**

@@ -1,45 +1,90 @@
-import { CodeDeliveryProvider, OutgoingCode } from './ports/code-delivery.provider.port';
+import {
+  CodeDeliveryAttempt,
+  CodeDeliveryProvider,
+  CodeDeliveryResult,
+} from './ports/code-delivery.provider.port';
 import { DeliverCodeUseCase } from './deliver-code.use-case';
 import { tfaTestKit } from '../testing/tfa-test-kit';
 
+/** Records attempts; answers with `next` (default: accepted). */
 class RecordingProvider extends CodeDeliveryProvider {
-  readonly name = 'recording';
-  readonly sent: OutgoingCode[] = [];
-  async send(message: OutgoingCode) {
-    this.sent.push(message);
-    return { providerMessageId: String(this.sent.length) };
+  readonly attempts: CodeDeliveryAttempt[] = [];
+  next: CodeDeliveryResult | Error | null = null;
+  async deliver(attempt: CodeDeliveryAttempt): Promise<CodeDeliveryResult> {
+    this.attempts.push(attempt);
+    const next = this.next;
+    if (next instanceof Error) throw next;
+    return next ?? { outcome: 'sent', provider: 'recording', providerMessageId: 'm1' };
   }
 }
 
 describe('DeliverCodeUseCase', () => {
+  const first = { attempt: 1, maxAttempts: 5 };
+
   async function setup() {
     const kit = tfaTestKit();
     const provider = new RecordingProvider();
-    const deliver = new DeliverCodeUseCase(kit.store, provider, kit.secrets, kit.metrics);
+    const deliver = new DeliverCodeUseCase(kit.store, provider, kit.secrets);
     const { challenge } = await kit.challenges.open(7, 'verify');
     return { kit, provider, deliver, challenge };
   }
 
-  it('sends the current code once and then drops the encrypted copy', async () => {
+  it('delivers the current code with an idempotency key per send and its absolute expiry', async () => {
     const { kit, provider, deliver, challenge } = await setup();
-    await kit.challenges.sendCode(challenge, 'sms', '+15550001111', null);
+    await kit.challenges.sendCode(challenge, 'sms', '+14155550123', null);
     const code = await kit.lastCode();
-    expect(await deliver.execute(kit.queue.jobs[0])).toBe('sent');
-    expect(provider.sent).toEqual([
-      expect.objectContaining({ channel: 'sms', to: '+15550001111', userId: 7, purpose: 'verify' }),
+    expect(await deliver.execute(kit.queue.jobs[0], first)).toBe('sent');
+    expect(provider.attempts).toEqual([
+      {
+        message: {
+          channel: 'sms',
+          destination: '+14155550123',
+          code,
+          expiresAt: new Date(kit.clock.nowMs() + 10 * 60_000),
+          idempotencyKey: `${challenge.key}-1`,
+        },
+        attempt: 1,
+        maxAttempts: 5,
+      },
     ]);
-    expect(provider.sent[0].text).toContain(code);
-    expect(await kit.store.readDeliveryCopy(challenge.key)).toBeNull();
-    expect(await deliver.execute(kit.queue.jobs[0])).toBe('gone');
   });
 
-  it('skips a superseded send and a consumed challenge', async () => {
+  it('carries the same code on a retry and on a resend to the same number', async () => {
+    const { kit, provider, deliver, challenge } = await setup();
+    await kit.challenges.sendCode(challenge, 'sms', '+14155550123', null);
+    await deliver.execute(kit.queue.jobs[0], first);
+    await deliver.execute(kit.queue.jobs[0], { attempt: 2, maxAttempts: 5 });
+    await kit.challenges.sendCode(challenge, 'sms', '+14155550123', null);
+    await deliver.execute(kit.queue.jobs[1], first);
+    const codes = provider.attempts.map((a) => a.message.code);
+    expect(new Set(codes).size).toBe(1);
+    expect(provider.attempts.map((a) => a.message.idempotencyKey)).toEqual([
+      `${challenge.key}-1`,
+      `${challenge.key}-1`,
+      `${challenge.key}-2`,
+    ]);
+  });
+
+  it('rethrows a retryable failure and marks a send whose attempts all failed', async () => {
+    const { kit, provider, deliver, challenge } = await setup();
+    await kit.challenges.sendCode(challenge, 'sms', '+14155550123', null);
+    provider.next = new Error('provider down');
+    await expect(deliver.execute(kit.queue.jobs[0], first)).rejects.toThrow('provider down');
+    expect(kit.store.deliveryFailed.size).toBe(0);
+    provider.next = { outcome: 'abandoned', provider: 'recording', code: 'delivery_unavailable' };
+    expect(await deliver.execute(kit.queue.jobs[0], { attempt: 5, maxAttempts: 5 })).toBe(
+      'abandoned',
+    );
+    expect([...kit.store.deliveryFailed]).toEqual([`${challenge.key}-1`]);
+  });
+
+  it('drops a superseded send and a consumed challenge', async () => {
     const { kit, provider, deliver, challenge } = await setup();
     await kit.challenges.sendCode(challenge, 'email', 'a@b.test', null);
     await kit.challenges.sendCode(challenge, 'email', 'a@b.test', null);
-    expect(await deliver.execute(kit.queue.jobs[0])).toBe('superseded');
+    expect(await deliver.execute(kit.queue.jobs[0], first)).toBe('superseded');
     await kit.store.consume(challenge.key);
-    expect(await deliver.execute(kit.queue.jobs[1])).toBe('gone');
-    expect(provider.sent).toEqual([]);
+    expect(await deliver.execute(kit.queue.jobs[1], first)).toBe('gone');
+    expect(provider.attempts).toEqual([]);
   });
 });

@@ -1,16 +1,18 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Metrics, SecretKeeper } from '@app/platform';
+import { SecretKeeper } from '@app/platform';
+import { TFA_POLICY } from '../domain/tfa-policy';
 import { codeAad } from './challenge.service';
 import { ChallengeStore } from './ports/challenge.store.port';
-import { CodeDeliveryJob } from './ports/code-delivery.queue.port';
 import { CodeDeliveryProvider } from './ports/code-delivery.provider.port';
+import { CodeDeliveryJob, deliveryKey } from './ports/code-delivery.queue.port';
 
-export type DeliveryOutcome = 'sent' | 'superseded' | 'gone';
+export type DeliveryOutcome = 'sent' | 'abandoned' | 'superseded' | 'gone';
 
 /**
- * The worker's job: read the challenge's encrypted code, send it through the configured
- * provider, then drop the copy. A job for a consumed, expired or re-sent challenge is
- * dropped: its code could no longer be used anyway.
+ * The worker's job: read the challenge's encrypted code and deliver one attempt of the
+ * send through the provider. A job for a consumed or expired challenge, or one a newer
+ * send replaced, is dropped: the newer send carries the same code. A retryable failure
+ * is thrown, so the queue tries again with backoff.
  */
 @Injectable()
 export class DeliverCodeUseCase {
@@ -20,37 +22,34 @@ export class DeliverCodeUseCase {
     private readonly store: ChallengeStore,
     private readonly provider: CodeDeliveryProvider,
     private readonly secrets: SecretKeeper,
-    private readonly metrics: Metrics,
   ) {}
 
-  async execute(job: CodeDeliveryJob): Promise<DeliveryOutcome> {
+  async execute(
+    job: CodeDeliveryJob,
+    attempt: { attempt: number; maxAttempts: number },
+  ): Promise<DeliveryOutcome> {
     const copy = await this.store.readDeliveryCopy(job.challengeKey);
     if (!copy || !copy.destination || (copy.channel !== 'sms' && copy.channel !== 'email'))
       return 'gone';
     if (copy.sendNumber !== job.sendNumber) return 'superseded';
     const code = this.secrets.decrypt(copy.codeCiphertext, codeAad(job.challengeKey));
     if (!code) return 'gone';
-    const labels = { channel: copy.channel, provider: this.provider.name };
-    const result = await this.provider
-      .send({
+    const result = await this.provider.deliver({
+      message: {
         channel: copy.channel,
-        to: copy.destination,
-        subject: copy.channel === 'email' ? 'Your verification code' : null,
-        text:
-          copy.channel === 'email'
-            ? `Your verification code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this message.`
-            : `Your verification code is ${code}. It expires in 10 minutes.`,
-        userId: copy.userId,
-        purpose: copy.purpose,
-      })
-      .catch((error: unknown) => {
-        this.metrics.increment('code_delivery_attempts_total', { ...labels, outcome: 'error' });
-        throw error;
-      });
-    this.metrics.increment('code_delivery_attempts_total', { ...labels, outcome: 'sent' });
-    await this.store.clearDeliveryCopy(job.challengeKey, job.sendNumber);
+        destination: copy.destination,
+        code,
+        expiresAt: new Date(copy.createdAtMs + TFA_POLICY.challengeLifetimeMs),
+        idempotencyKey: deliveryKey(job),
+      },
+      ...attempt,
+    });
+    if (result.outcome === 'abandoned') {
+      await this.store.markDeliveryFailed(job.challengeKey, job.sendNumber);
+      return 'abandoned';
+    }
     this.logger.log(
-      `Code sent by ${this.provider.name} (${copy.channel}), message ${result.providerMessageId}`,
+      `Code ${result.outcome === 'sent' ? 'sent' : 'already sent'} by ${result.provider} (${copy.channel}), message ${result.providerMessageId}`,
     );
     return 'sent';
   }

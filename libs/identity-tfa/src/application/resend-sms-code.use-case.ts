@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Challenge } from '../domain/challenge';
 import { ChallengeService } from './challenge.service';
 import { SmsSendingPolicy } from './ports/sms-sending-policy.port';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
@@ -8,8 +9,9 @@ import { tfaError } from './tfa-errors';
 import { TfaUserLookup } from './tfa-user-lookup';
 
 /**
- * POST /tfa/sms/resend/: a new code on the same challenge and number. With a Bearer
- * token and no secret the lost secret is recovered as a fresh challenge.
+ * POST /tfa/sms/resend/: the challenge's code again, to the same number. A login challenge
+ * that has no code yet gets its first one. With a Bearer token and no secret, the caller's
+ * pending SMS challenge is found and handed back under a fresh secret.
  */
 @Injectable()
 export class ResendSmsCodeUseCase {
@@ -21,38 +23,45 @@ export class ResendSmsCodeUseCase {
   ) {}
 
   async execute(command: SendSmsCommand): Promise<{ secret: string }> {
-    const { user, challenge } = await this.lookup.caller(command);
+    const { user, challenge: named } = await this.lookup.caller(command);
     assertMaySendSms(user);
-    let destination: string;
-    let methodId: number | null;
-    if (challenge?.channel === 'sms' && challenge.destination) {
-      if (command.phoneNumber !== undefined && command.phoneNumber !== challenge.destination)
-        throw tfaError('phone_number_mismatch', 'The phone number differs from the challenge.');
-      if (command.tfaMethodId !== undefined && command.tfaMethodId !== challenge.methodId)
-        throw tfaError('phone_number_mismatch', 'The method differs from the challenge.');
-      destination = challenge.destination;
-      methodId = challenge.methodId;
-    } else {
-      if (challenge && challenge.channel !== null)
-        throw tfaError('no_challenge_found', 'This challenge has no SMS code to resend.');
-      ({ destination, methodId } = resolveSmsDestination(
+    const recovering = !command.secret;
+    const challenge = named ?? (await this.challenges.pendingSms(user.id));
+    const smsFraudFlagged = user.smsFraudFlaggedAt !== null;
+
+    if (challenge.channel === null) {
+      // A login challenge without a code yet: this is its first SMS.
+      const { destination, methodId } = resolveSmsDestination(
         user,
         await this.methods.listByUser(user.id),
         { ...command, loggedOut: command.userId === undefined },
-      ));
+      );
+      await this.policy.assertMaySend({ userId: user.id, destination, resend: false, smsFraudFlagged });
+      await this.challenges.sendCode(challenge, 'sms', destination, methodId);
+      return { secret: command.secret! };
     }
+    assertSameTarget(challenge, command);
     await this.policy.assertMaySend({
       userId: user.id,
-      destination,
-      purpose: challenge?.purpose ?? 'verify',
-      smsFraudFlagged: user.smsFraudFlaggedAt !== null,
+      destination: challenge.destination!,
+      resend: true,
+      smsFraudFlagged,
     });
-    if (challenge && command.secret) {
-      await this.challenges.sendCode(challenge, 'sms', destination, methodId);
-      return { secret: command.secret };
-    }
-    const opened = await this.challenges.open(user.id, 'verify');
-    await this.challenges.sendCode(opened.challenge, 'sms', destination, methodId);
-    return { secret: opened.secret };
+    const secret = recovering ? await this.challenges.reissueSecret(challenge) : command.secret!;
+    await this.challenges.sendCode(challenge, 'sms', challenge.destination!, challenge.methodId);
+    return { secret };
   }
+}
+
+/** A resend goes where the challenge's code went, and nowhere else. */
+function assertSameTarget(
+  challenge: Challenge,
+  command: Pick<SendSmsCommand, 'phoneNumber' | 'tfaMethodId'>,
+): void {
+  if (challenge.channel !== 'sms' || !challenge.destination)
+    throw tfaError('no_challenge_found', 'This challenge has no SMS code to resend.');
+  if (command.phoneNumber !== undefined && command.phoneNumber !== challenge.destination)
+    throw tfaError('phone_number_mismatch', 'The phone number differs from the challenge.');
+  if (command.tfaMethodId !== undefined && command.tfaMethodId !== challenge.methodId)
+    throw tfaError('phone_number_mismatch', 'The method differs from the challenge.');
 }

@@ -53,7 +53,7 @@ export class SendSmsCodeUseCase {
     await this.policy.assertMaySend({
       userId: user.id,
       destination,
-      purpose: challenge?.purpose ?? 'verify',
+      resend: false,
       smsFraudFlagged: user.smsFraudFlaggedAt !== null,
     });
     let target: Challenge;

@@ -85,7 +85,7 @@ export class StartMethodAuthorizationUseCase {
       await this.policy.assertMaySend({
         userId: user.id,
         destination: method.phoneNumber!,
-        purpose: 'authorize',
+        resend: false,
         smsFraudFlagged: user.smsFraudFlaggedAt !== null,
       });
       const opened = await this.challenges.open(user.id, 'authorize');

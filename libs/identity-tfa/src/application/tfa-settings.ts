@@ -1,6 +1,4 @@
 /** Settings of the 2FA context, loaded and validated at boot (infrastructure/tfa-config.ts). */
 export class TfaSettings {
   totpIssuer: string;
-  /** Which CodeDeliveryProvider adapter sends codes. */
-  deliveryProvider: 'outbox';
 }

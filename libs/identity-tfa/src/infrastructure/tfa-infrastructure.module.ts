@@ -1,42 +1,89 @@
-import { Module } from '@nestjs/common';
-import { Environment } from '@app/platform';
+import { Module, OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { Clock, Environment, Metrics, TransactionalEntityManager } from '@app/platform';
 import { AuthorizationStore } from '../application/ports/authorization.store.port';
 import { BackupCodeRepository } from '../application/ports/backup-code.repository.port';
 import { ChallengeStore } from '../application/ports/challenge.store.port';
+import { CodeDeliveryProvider } from '../application/ports/code-delivery.provider.port';
 import { CodeDeliveryQueue } from '../application/ports/code-delivery.queue.port';
 import { SmsSendingPolicy } from '../application/ports/sms-sending-policy.port';
 import { TfaMethodRepository } from '../application/ports/tfa-method.repository.port';
 import { TfaSettings } from '../application/tfa-settings';
+import { RedisSmsSendCounters } from './anti-fraud/redis-sms-send-counters';
+import { SmsAntiFraudPolicy } from './anti-fraud/sms-anti-fraud.policy';
+import {
+  loadSmsAntiFraudSettings,
+  SmsAntiFraudSettings,
+} from './anti-fraud/sms-anti-fraud-settings';
+import { CodeSenders, createCodeSenders } from './delivery-providers/code-sender.factory';
+import { DeliverySettings, loadDeliverySettings } from './delivery-providers/delivery-settings';
+import { ExactlyOnceDelivery } from './delivery-providers/exactly-once-delivery';
+import { RedisDeliveryLedger } from './delivery-providers/redis-delivery-ledger';
 import { BullmqCodeDeliveryQueue } from './delivery/bullmq-code-delivery.queue';
-import { OutboxReader } from './delivery/outbox-code-delivery.provider';
-import { FlaggedAccountSmsPolicy } from './flagged-account-sms-policy';
+import { OutboxCodeSender, OutboxReader } from './delivery/outbox-code.sender';
 import { TypeormBackupCodeRepository } from './persistence/typeorm-backup-code.repository';
 import { TypeormTfaMethodRepository } from './persistence/typeorm-tfa-method.repository';
 import { RedisAuthorizationStore } from './redis/redis-authorization.store';
 import { RedisChallengeStore } from './redis/redis-challenge.store';
 import { loadTfaSettings } from './tfa-config';
 
-/** Binds the 2FA ports to PostgreSQL, Redis and BullMQ; shared by the api and the worker. */
+/** A lease outlives the slowest provider request, so a live attempt is never second-guessed. */
+function leaseMs(settings: DeliverySettings): number {
+  const slowest = Math.max(settings.twilio?.timeoutMs ?? 0, settings.smtp?.timeoutMs ?? 0, 1_000);
+  return Math.max(settings.jobLockMs, slowest * 2);
+}
+
+/** Binds the 2FA ports to PostgreSQL, Redis, BullMQ and the providers; shared by the api and the worker. */
 @Module({
   providers: [
     { provide: TfaSettings, inject: [Environment], useFactory: loadTfaSettings },
+    { provide: DeliverySettings, inject: [Environment], useFactory: loadDeliverySettings },
+    { provide: SmsAntiFraudSettings, inject: [Environment], useFactory: loadSmsAntiFraudSettings },
     { provide: TfaMethodRepository, useClass: TypeormTfaMethodRepository },
     { provide: BackupCodeRepository, useClass: TypeormBackupCodeRepository },
     { provide: ChallengeStore, useClass: RedisChallengeStore },
     { provide: AuthorizationStore, useClass: RedisAuthorizationStore },
+    { provide: RedisDeliveryLedger, inject: [Redis], useFactory: (redis: Redis) => new RedisDeliveryLedger(redis) },
     { provide: CodeDeliveryQueue, useClass: BullmqCodeDeliveryQueue },
-    { provide: SmsSendingPolicy, useClass: FlaggedAccountSmsPolicy },
+    {
+      provide: CodeSenders,
+      inject: [DeliverySettings, Clock, TransactionalEntityManager],
+      useFactory: (settings: DeliverySettings, clock: Clock, tx: TransactionalEntityManager) =>
+        createCodeSenders(settings, clock, () => new OutboxCodeSender(tx, clock, settings.brand)),
+    },
+    {
+      provide: CodeDeliveryProvider,
+      inject: [CodeSenders, RedisDeliveryLedger, Clock, Metrics, DeliverySettings],
+      useFactory: (
+        senders: CodeSenders,
+        ledger: RedisDeliveryLedger,
+        clock: Clock,
+        metrics: Metrics,
+        settings: DeliverySettings,
+      ) => new ExactlyOnceDelivery(senders, ledger, clock, metrics, leaseMs(settings)),
+    },
+    RedisSmsSendCounters,
+    { provide: SmsSendingPolicy, useClass: SmsAntiFraudPolicy },
     OutboxReader,
   ],
   exports: [
     TfaSettings,
+    DeliverySettings,
     TfaMethodRepository,
     BackupCodeRepository,
     ChallengeStore,
     AuthorizationStore,
     CodeDeliveryQueue,
+    CodeDeliveryProvider,
     SmsSendingPolicy,
     OutboxReader,
   ],
 })
-export class TfaInfrastructureModule {}
+export class TfaInfrastructureModule implements OnApplicationShutdown {
+  constructor(private readonly senders: CodeSenders) {}
+
+  /** Closes pooled SMTP connections. */
+  onApplicationShutdown(): void {
+    this.senders.close();
+  }
+}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, OperatorCommand } from '@app/platform';
-import { OutboxReader } from '../infrastructure/delivery/outbox-code-delivery.provider';
+import { OutboxReader } from '../infrastructure/delivery/outbox-code.sender';
 
 /** `manage outbox:list [--to ADDRESS] [--limit N]`: codes the outbox provider "sent". */
 @Injectable()

@@ -7,7 +7,11 @@ import {
   ChallengeStore,
   DeliveryCopy,
 } from '../application/ports/challenge.store.port';
-import { CodeDeliveryJob, CodeDeliveryQueue } from '../application/ports/code-delivery.queue.port';
+import {
+  CodeDeliveryJob,
+  CodeDeliveryQueue,
+  FirstAttemptReport,
+} from '../application/ports/code-delivery.queue.port';
 import {
   AttemptReservation,
   NewTfaMethod,
@@ -133,6 +137,9 @@ export class InMemoryChallengeStore extends ChallengeStore {
   >();
   readonly markers = new Map<string, 'open' | 'cleared'>();
   readonly recentSms = new Map<number, string>();
+  readonly pending = new Map<number, string>();
+  /** `<key>-<send>` of sends whose every attempt failed. */
+  readonly deliveryFailed = new Set<string>();
 
   async create(challenge: Challenge) {
     this.challenges.set(challenge.key, { ...challenge, codeCiphertext: null, deliverySend: 0 });
@@ -181,9 +188,40 @@ export class InMemoryChallengeStore extends ChallengeStore {
     if (!found?.codeCiphertext) return null;
     return { ...found, codeCiphertext: found.codeCiphertext, sendNumber: found.deliverySend };
   }
-  async clearDeliveryCopy(key: string, sendNumber: number) {
+  async resendCode(key: string) {
     const found = this.challenges.get(key);
-    if (found && found.deliverySend === sendNumber) found.codeCiphertext = null;
+    if (!found?.codeCiphertext) return null;
+    found.sends += 1;
+    found.deliverySend = found.sends;
+    return found.sends;
+  }
+  async markDeliveryFailed(key: string, sendNumber: number) {
+    const found = this.challenges.get(key);
+    if (found && found.deliverySend === sendNumber) this.deliveryFailed.add(`${key}-${sendNumber}`);
+  }
+  async rememberPendingSms(userId: number, key: string) {
+    this.pending.set(userId, key);
+  }
+  async pendingSms(userId: number) {
+    return this.pending.get(userId) ?? null;
+  }
+  async rekey(
+    oldKey: string,
+    newKey: string,
+    code: { codeDigest: string; codeCiphertext: string; expectedAttempts: number },
+  ) {
+    const found = this.challenges.get(oldKey);
+    if (!found || found.attempts !== code.expectedAttempts) return false;
+    this.challenges.delete(oldKey);
+    this.markers.set(oldKey, 'cleared');
+    this.challenges.set(newKey, {
+      ...found,
+      key: newKey,
+      codeDigest: code.codeDigest,
+      codeCiphertext: code.codeCiphertext,
+    });
+    this.markers.set(newKey, 'open');
+    return true;
   }
   async reserveRecentSms(userId: number, key: string) {
     if (this.recentSms.has(userId)) return false;
@@ -212,8 +250,11 @@ export class InMemoryAuthorizationStore extends AuthorizationStore {
 
 export class RecordingCodeDeliveryQueue extends CodeDeliveryQueue {
   readonly jobs: CodeDeliveryJob[] = [];
-  async enqueue(job: CodeDeliveryJob) {
+  /** What the next enqueue reports of its first attempt. */
+  nextReport: FirstAttemptReport = { state: 'sent' };
+  async enqueue(job: CodeDeliveryJob): Promise<FirstAttemptReport> {
     this.jobs.push(job);
+    return this.nextReport;
   }
 }
 

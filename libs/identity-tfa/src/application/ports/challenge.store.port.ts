@@ -34,8 +34,31 @@ export abstract class ChallengeStore {
   abstract recordAttempt(key: string): Promise<number | null>;
   /** Removes the challenge; true for exactly one caller (single use). */
   abstract consume(key: string): Promise<boolean>;
+  /**
+   * A further send of the code already on the challenge (a resend): the same code, a new
+   * send number. Null when the challenge is gone or carries no code.
+   */
+  abstract resendCode(key: string): Promise<number | null>;
+  /**
+   * The encrypted code and the current send. Kept for the challenge's lifetime, so every
+   * retry and every resend carries the same code.
+   */
   abstract readDeliveryCopy(key: string): Promise<(DeliveryCopy & Challenge) | null>;
-  abstract clearDeliveryCopy(key: string, sendNumber: number): Promise<void>;
+  /** Every attempt of that send failed: recorded on the challenge for support. */
+  abstract markDeliveryFailed(key: string, sendNumber: number): Promise<void>;
+  /** Remembers the user's latest SMS verify challenge, so a lost secret can be recovered. */
+  abstract rememberPendingSms(userId: number, key: string, ttlMs: number): Promise<void>;
+  abstract pendingSms(userId: number): Promise<string | null>;
+  /**
+   * Moves a challenge to a new key (a fresh secret) with its code re-bound to that key,
+   * keeping its attempts, sends and expiry; the old secret reads as used. False when the
+   * challenge is gone or was used for an attempt meanwhile.
+   */
+  abstract rekey(
+    oldKey: string,
+    newKey: string,
+    code: { codeDigest: string; codeCiphertext: string; expectedAttempts: number },
+  ): Promise<boolean>;
   /** Marks that an SMS was just sent to the user; false when one already was (recent). */
   abstract reserveRecentSms(userId: number, key: string, windowMs: number): Promise<boolean>;
 }

@@ -1,15 +1,16 @@
 export interface SmsSendRequest {
   userId: number;
   destination: string;
-  /** login (pre-authentication) sends are the ones SMS pumping abuses. */
-  purpose: 'login' | 'verify' | 'authorize';
+  /** Re-sending an existing challenge's code: exempt from the per-number minimum interval. */
+  resend: boolean;
   smsFraudFlagged: boolean;
 }
 
 /**
- * Checks before an SMS is queued. The rule set here refuses flagged accounts
- * (sms_fraud_detected); rate limits, per-phone caps (preauth_phone_cap, sms_rate_limited)
- * and number screening (sms_blocked_number) plug in behind the same port.
+ * Checks before an SMS is queued: flagged accounts (sms_fraud_detected), number screening
+ * (bad_request, sms_blocked_number), per-user and per-number budgets (sms_rate_limited,
+ * tfa_challenge_exists) and the accounts-per-number cap (preauth_phone_cap).
+ * An admitted send is recorded against the budgets.
  */
 export abstract class SmsSendingPolicy {
   abstract assertMaySend(request: SmsSendRequest): Promise<void>;

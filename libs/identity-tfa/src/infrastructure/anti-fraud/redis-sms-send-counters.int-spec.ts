@@ -2,7 +2,8 @@ import Redis from 'ioredis';
 import { DomainError, Environment, RedisConnectionFactory } from '@app/platform';
 import { ManualClock, testSecretKeeper } from '@app/platform/testing';
 import { RedisSmsSendCounters } from './redis-sms-send-counters';
-import { SmsAntiFraudPolicy, SmsScreening } from './sms-anti-fraud.policy';
+import { SmsSendRequest } from '../../application/ports/sms-sending-policy.port';
+import { SmsAntiFraudPolicy } from './sms-anti-fraud.policy';
 import { loadSmsAntiFraudSettings, SmsAntiFraudSettings } from './sms-anti-fraud-settings';
 
 let sequence = 0;
@@ -46,7 +47,7 @@ describe('SMS anti-fraud counters (real Redis)', () => {
   };
   const send = (
     policy: SmsAntiFraudPolicy,
-    request: Partial<SmsScreening> & { userId: number; destination: string },
+    request: Partial<SmsSendRequest> & { userId: number; destination: string },
   ) => refusal(policy.assertMaySend({ resend: false, smsFraudFlagged: false, ...request }));
 
   beforeAll(() => {

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { SecretKeeper } from '@app/platform';
@@ -61,6 +62,7 @@ return 'admitted'`;
  * SMS send counters in Redis, shared by every api process. Numbers appear in key names
  * only as keyed fingerprints, so a Redis dump does not list users' phone numbers.
  */
+@Injectable()
 export class RedisSmsSendCounters {
   constructor(
     private readonly redis: Redis,

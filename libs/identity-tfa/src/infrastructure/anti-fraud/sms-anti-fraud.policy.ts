@@ -1,16 +1,10 @@
+import { Injectable } from '@nestjs/common';
 import { Clock, DomainError } from '@app/platform';
+import { SmsSendingPolicy, SmsSendRequest } from '../../application/ports/sms-sending-policy.port';
 import { isBlockedDestination } from './blocked-destinations';
 import { parsePhoneNumber } from './phone-number';
 import { RedisSmsSendCounters } from './redis-sms-send-counters';
 import { SmsAntiFraudSettings } from './sms-anti-fraud-settings';
-
-export interface SmsScreening {
-  userId: number;
-  destination: string;
-  /** Re-sending an existing challenge's code (exempt from the minimum interval). */
-  resend: boolean;
-  smsFraudFlagged: boolean;
-}
 
 const REFUSALS: Record<string, string> = {
   preauth_phone_cap:
@@ -23,14 +17,17 @@ const REFUSALS: Record<string, string> = {
  * Every SMS passes here before it is queued, cheapest refusal first: a flagged account,
  * a blocked number, then the shared counters (which record the send when they admit it).
  */
-export class SmsAntiFraudPolicy {
+@Injectable()
+export class SmsAntiFraudPolicy extends SmsSendingPolicy {
   constructor(
     private readonly counters: RedisSmsSendCounters,
     private readonly settings: SmsAntiFraudSettings,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    super();
+  }
 
-  async assertMaySend(request: SmsScreening): Promise<void> {
+  async assertMaySend(request: SmsSendRequest): Promise<void> {
     if (request.smsFraudFlagged)
       throw new DomainError(
         'sms_fraud_detected',

@@ -1,20 +1,11 @@
 import { DomainError } from '@app/platform';
+import {
+  CodeMessage,
+  DeliveryChannel,
+} from '../../application/ports/code-delivery.provider.port';
 
-export type CodeChannel = 'sms' | 'email';
-
-/** One code to one recipient, as a provider adapter needs it. */
-export interface CodeMessage {
-  channel: CodeChannel;
-  /** E.164 phone number or email address. */
-  destination: string;
-  code: string;
-  expiresAt: Date;
-  /**
-   * Stable for one (challenge, send number): every attempt of the same send carries the
-   * same key, so an adapter can reconcile or de-duplicate on it.
-   */
-  idempotencyKey: string;
-}
+export type { CodeMessage };
+export type CodeChannel = DeliveryChannel;
 
 export interface SentMessage {
   providerMessageId: string;

@@ -9,6 +9,8 @@ export type EmailProviderName = (typeof EMAIL_PROVIDERS)[number];
 
 /** Provider choice and delivery behaviour, validated at boot. See docs/delivery.md. */
 export class DeliverySettings {
+  /** Product name in the wording of SMS and email messages. */
+  brand: string;
   smsProvider: SmsProviderName;
   emailProvider: EmailProviderName;
   /** Set when smsProvider is twilio. */
@@ -34,6 +36,7 @@ export function loadDeliverySettings(env: Environment): DeliverySettings {
   const read = new ConfigReader(env);
   const settings = new DeliverySettings();
   const brand = read.string('CODE_MESSAGE_BRAND', 'GPU Marketplace');
+  settings.brand = brand;
   settings.smsProvider = read.oneOf('SMS_PROVIDER', SMS_PROVIDERS, 'outbox');
   settings.emailProvider = read.oneOf('EMAIL_PROVIDER', EMAIL_PROVIDERS, 'outbox');
   if (env.isProduction) {

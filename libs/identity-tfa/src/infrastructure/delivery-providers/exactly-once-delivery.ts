@@ -1,22 +1,16 @@
 import { Logger } from '@nestjs/common';
 import { Clock, Metrics } from '@app/platform';
-import { CodeMessage, DeliveryFailure } from './code-sender';
+import {
+  CodeDeliveryAttempt,
+  CodeDeliveryProvider,
+  CodeDeliveryResult,
+} from '../../application/ports/code-delivery.provider.port';
+import { DeliveryFailure } from './code-sender';
 import { CodeSenders } from './code-sender.factory';
 import { RedisDeliveryLedger } from './redis-delivery-ledger';
 
-export interface DeliveryAttempt {
-  message: CodeMessage;
-  /** 1 for the first attempt of this send. */
-  attempt: number;
-  maxAttempts: number;
-}
-
-export type DeliveryResult =
-  | { outcome: 'sent'; provider: string; providerMessageId: string }
-  /** An earlier attempt of this send had been accepted: nothing was sent now. */
-  | { outcome: 'already_sent'; provider: string; providerMessageId: string }
-  /** Given up for good (rejected, or out of attempts); no further attempt will be made. */
-  | { outcome: 'abandoned'; provider: string; code: string };
+export type DeliveryAttempt = CodeDeliveryAttempt;
+export type DeliveryResult = CodeDeliveryResult;
 
 /**
  * Sends one code through the channel's provider at most once per (challenge, send number),
@@ -25,7 +19,7 @@ export type DeliveryResult =
  * outcome by asking the provider before trying again. A retryable failure is thrown (the
  * queue schedules the next attempt); a final one is returned as `abandoned`.
  */
-export class ExactlyOnceDelivery {
+export class ExactlyOnceDelivery extends CodeDeliveryProvider {
   private readonly logger = new Logger('CodeDelivery');
 
   constructor(
@@ -35,7 +29,9 @@ export class ExactlyOnceDelivery {
     private readonly metrics: Metrics,
     /** Longer than a provider request can take, so a live attempt is never second-guessed. */
     private readonly leaseMs: number,
-  ) {}
+  ) {
+    super();
+  }
 
   async deliver({ message, attempt, maxAttempts }: DeliveryAttempt): Promise<DeliveryResult> {
     const sender = this.senders.for(message.channel);

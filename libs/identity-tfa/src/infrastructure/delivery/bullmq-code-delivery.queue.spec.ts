@@ -1,19 +1,36 @@
-import { QueueRegistry } from '@app/platform';
+import { Environment, QueueRegistry } from '@app/platform';
+import { loadDeliverySettings } from '../delivery-providers/delivery-settings';
+import { RedisDeliveryLedger } from '../delivery-providers/redis-delivery-ledger';
 import { BullmqCodeDeliveryQueue } from './bullmq-code-delivery.queue';
 
 describe('BullmqCodeDeliveryQueue', () => {
-  it('adds one job per send with a deterministic id, no code, removed on completion', async () => {
+  it('adds one job per send with a deterministic id, no code, the configured retries, removed on completion', async () => {
     const added: unknown[][] = [];
     const registry = {
       get: (name: string) => ({ add: async (...args: unknown[]) => added.push([name, ...args]) }),
     } as unknown as QueueRegistry;
-    await new BullmqCodeDeliveryQueue(registry).enqueue({ challengeKey: 'abc', sendNumber: 2 });
+    const settings = loadDeliverySettings(
+      new Environment({
+        DELIVERY_FIRST_ATTEMPT_WAIT_MS: '0',
+        DELIVERY_MAX_ATTEMPTS: '5',
+        DELIVERY_BACKOFF_MS: '1000',
+      }),
+    );
+    const queue = new BullmqCodeDeliveryQueue(registry, {} as RedisDeliveryLedger, settings);
+    expect(await queue.enqueue({ challengeKey: 'abc', sendNumber: 2 })).toEqual({
+      state: 'pending',
+    });
     expect(added).toEqual([
       [
         'code-delivery',
         'deliver-code',
         { challengeKey: 'abc', sendNumber: 2 },
-        expect.objectContaining({ jobId: 'abc-2', removeOnComplete: true }),
+        expect.objectContaining({
+          jobId: 'abc-2',
+          attempts: 5,
+          backoff: { type: 'exponential', delay: 1000 },
+          removeOnComplete: true,
+        }),
       ],
     ]);
   });

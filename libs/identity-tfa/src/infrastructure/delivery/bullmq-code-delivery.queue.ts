@@ -3,7 +3,11 @@ import { QueueRegistry } from '@app/platform';
 import {
   CodeDeliveryJob,
   CodeDeliveryQueue,
+  deliveryKey,
+  FirstAttemptReport,
 } from '../../application/ports/code-delivery.queue.port';
+import { DeliverySettings } from '../delivery-providers/delivery-settings';
+import { RedisDeliveryLedger } from '../delivery-providers/redis-delivery-ledger';
 
 export const CODE_DELIVERY_QUEUE = 'code-delivery';
 export const DELIVER_CODE_JOB = 'deliver-code';
@@ -15,19 +19,31 @@ export interface CodeDeliveryJobs {
 
 @Injectable()
 export class BullmqCodeDeliveryQueue extends CodeDeliveryQueue {
-  constructor(private readonly queues: QueueRegistry) {
+  constructor(
+    private readonly queues: QueueRegistry,
+    private readonly ledger: RedisDeliveryLedger,
+    private readonly settings: DeliverySettings,
+  ) {
     super();
   }
 
-  async enqueue(job: CodeDeliveryJob): Promise<void> {
+  async enqueue(job: CodeDeliveryJob): Promise<FirstAttemptReport> {
     const payload: CodeDeliveryJobs[typeof DELIVER_CODE_JOB] = job;
     await this.queues.get(CODE_DELIVERY_QUEUE).add(DELIVER_CODE_JOB, payload, {
       // Deterministic: a retried enqueue of the same send never sends twice.
-      jobId: `${job.challengeKey}-${job.sendNumber}`,
-      attempts: 3,
-      backoff: { type: 'exponential', delay: 1_000 },
+      jobId: deliveryKey(job),
+      attempts: this.settings.maxAttempts,
+      backoff: { type: 'exponential', delay: this.settings.backoffMs },
       removeOnComplete: true,
       removeOnFail: { age: 24 * 3600 },
     });
+    if (this.settings.firstAttemptWaitMs === 0) return { state: 'pending' };
+    const outcome = await this.ledger.awaitFirstAttempt(
+      deliveryKey(job),
+      this.settings.firstAttemptWaitMs,
+    );
+    if (outcome === 'sent') return { state: 'sent' };
+    if (outcome === null || outcome === 'retrying') return { state: 'pending' };
+    return { state: 'failed', code: outcome };
   }
 }

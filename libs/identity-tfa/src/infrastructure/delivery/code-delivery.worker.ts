@@ -1,12 +1,12 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Job, Worker } from 'bullmq';
-import { Metrics, QueueRegistry } from '@app/platform';
+import { QueueRegistry } from '@app/platform';
 import { CodeDeliveryJob } from '../../application/ports/code-delivery.queue.port';
 import { DeliverCodeUseCase } from '../../application/deliver-code.use-case';
-import { TfaSettings } from '../../application/tfa-settings';
+import { DeliverySettings } from '../delivery-providers/delivery-settings';
 import { CODE_DELIVERY_QUEUE } from './bullmq-code-delivery.queue';
 
-/** Thin BullMQ processor: each job is one DeliverCodeUseCase run. */
+/** Thin BullMQ processor: each job attempt is one DeliverCodeUseCase run. */
 @Injectable()
 export class CodeDeliveryWorker implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('CodeDeliveryWorker');
@@ -15,23 +15,28 @@ export class CodeDeliveryWorker implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly queues: QueueRegistry,
     private readonly deliverCode: DeliverCodeUseCase,
-    private readonly metrics: Metrics,
-    private readonly settings: TfaSettings,
+    private readonly settings: DeliverySettings,
   ) {}
 
   onModuleInit(): void {
     this.worker = new Worker<CodeDeliveryJob>(
       CODE_DELIVERY_QUEUE,
-      (job: Job<CodeDeliveryJob>) => this.deliverCode.execute(job.data),
-      { connection: this.queues.workerConnectionOptions(CODE_DELIVERY_QUEUE), concurrency: 8 },
+      (job: Job<CodeDeliveryJob>) =>
+        this.deliverCode.execute(job.data, {
+          attempt: job.attemptsMade + 1,
+          maxAttempts: job.opts.attempts ?? 1,
+        }),
+      {
+        connection: this.queues.workerConnectionOptions(CODE_DELIVERY_QUEUE),
+        concurrency: 8,
+        // A killed worker's jobs are taken over once their lock lapses.
+        lockDuration: this.settings.jobLockMs,
+      },
     );
     this.worker.on('failed', (job, error) => {
-      this.logger.warn(`Delivery job ${job?.id ?? '?'} failed: ${error.message}`);
-      if (job && job.attemptsMade >= (job.opts.attempts ?? 1))
-        this.metrics.increment('code_delivery_failures_total', {
-          channel: 'unknown',
-          provider: this.settings.deliveryProvider,
-        });
+      this.logger.warn(
+        `Delivery job ${job?.id ?? '?'} attempt ${job?.attemptsMade ?? '?'} failed: ${error.message}`,
+      );
     });
     this.worker.on('error', () => undefined);
   }

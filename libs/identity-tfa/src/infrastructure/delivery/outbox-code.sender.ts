@@ -1,29 +1,40 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionalEntityManager } from '@app/platform';
-import {
-  CodeDeliveryProvider,
-  OutgoingCode,
-} from '../../application/ports/code-delivery.provider.port';
+import { Clock, TransactionalEntityManager } from '@app/platform';
+import { CodeMessage, CodeSender, SentMessage } from '../delivery-providers/code-sender';
+import { emailContent, smsBody } from '../delivery-providers/code-message-text';
 
 /**
- * Development provider: messages land in PostgreSQL (tfa_outbox_messages) instead of a
- * phone or mailbox; `manage outbox:list --to ADDRESS` reads them.
+ * Development provider for both channels: messages land in PostgreSQL
+ * (tfa_outbox_messages) instead of a phone or mailbox, worded as the real providers word
+ * them; `manage outbox:list --to ADDRESS` reads them.
  */
-@Injectable()
-export class OutboxCodeDeliveryProvider extends CodeDeliveryProvider {
+export class OutboxCodeSender extends CodeSender {
   readonly name = 'outbox';
 
-  constructor(private readonly tx: TransactionalEntityManager) {
+  constructor(
+    private readonly tx: TransactionalEntityManager,
+    private readonly clock: Clock,
+    private readonly brand: string,
+  ) {
     super();
   }
 
-  async send(message: OutgoingCode): Promise<{ providerMessageId: string }> {
+  async send(message: CodeMessage): Promise<SentMessage> {
+    const content =
+      message.channel === 'email'
+        ? emailContent(this.brand, message, this.clock.nowMs())
+        : { subject: null, text: smsBody(this.brand, message) };
     const rows = (await this.tx.manager.query(
       `INSERT INTO tfa_outbox_messages (channel, recipient, subject, body)
        VALUES ($1, $2, $3, $4) RETURNING id`,
-      [message.channel, message.to, message.subject, message.text],
+      [message.channel, message.destination, content.subject, content.text],
     )) as Array<{ id: string }>;
     return { providerMessageId: `outbox-${rows[0].id}` };
+  }
+
+  /** A table insert either happened or did not: there is nothing to reconcile. */
+  async findSent(): Promise<SentMessage | null> {
+    return null;
   }
 }
 

@@ -63,39 +63,59 @@ describe('RedisChallengeStore (real Redis)', () => {
     expect(await store.find(randomUUID())).toEqual({ state: 'unknown' });
   });
 
-  it('counts attempts atomically and keeps the delivery copy until that send is delivered', async () => {
+  it('counts attempts atomically; a resend keeps the code under a new send number', async () => {
     const c = challenge();
     await store.create(c, 600_000);
     const attempts = await Promise.all(
       Array.from({ length: 10 }, () => store.recordAttempt(c.key)),
     );
     expect([...attempts].sort((a, b) => a! - b!)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(
-      await store.attachCode(c.key, {
-        channel: 'sms',
-        destination: '+1555',
-        methodId: 3,
-        codeDigest: 'd1',
-        codeCiphertext: 'c1',
-      }),
-    ).toBe(1);
-    expect(
-      await store.attachCode(c.key, {
-        channel: 'sms',
-        destination: '+1555',
-        methodId: 3,
-        codeDigest: 'd2',
-        codeCiphertext: 'c2',
-      }),
-    ).toBe(2);
-    await store.clearDeliveryCopy(c.key, 1);
+    expect(await store.resendCode(c.key)).toBeNull();
+    const code = {
+      channel: 'sms' as const,
+      destination: '+14155550123',
+      methodId: 3,
+      codeDigest: 'd1',
+      codeCiphertext: 'c1',
+    };
+    expect(await store.attachCode(c.key, code)).toBe(1);
+    expect(await store.resendCode(c.key)).toBe(2);
     expect(await store.readDeliveryCopy(c.key)).toMatchObject({
-      codeCiphertext: 'c2',
+      codeDigest: 'd1',
+      codeCiphertext: 'c1',
       sendNumber: 2,
       methodId: 3,
     });
-    await store.clearDeliveryCopy(c.key, 2);
-    expect(await store.readDeliveryCopy(c.key)).toBeNull();
+    await store.markDeliveryFailed(c.key, 1);
+    expect(await redis.hget(`tfa:challenge:${c.key}`, 'deliveryFailed')).toBeNull();
+    await store.markDeliveryFailed(c.key, 2);
+    expect(await redis.hget(`tfa:challenge:${c.key}`, 'deliveryFailed')).toBe('2');
+  });
+
+  it('re-keys a challenge with its attempts and expiry; the old key reads as used', async () => {
+    const c = challenge();
+    await store.create(c, 600_000);
+    await store.attachCode(c.key, {
+      channel: 'sms',
+      destination: '+14155550123',
+      methodId: null,
+      codeDigest: 'd1',
+      codeCiphertext: 'c1',
+    });
+    await store.recordAttempt(c.key);
+    const fresh = randomUUID();
+    const stale = { codeDigest: 'd2', codeCiphertext: 'c2', expectedAttempts: 0 };
+    expect(await store.rekey(c.key, fresh, stale)).toBe(false);
+    expect(await store.rekey(c.key, fresh, { ...stale, expectedAttempts: 1 })).toBe(true);
+    expect(await store.find(c.key)).toEqual({ state: 'cleared' });
+    const moved = await store.find(fresh);
+    expect(moved).toMatchObject({
+      state: 'active',
+      challenge: { attempts: 1, codeDigest: 'd2', destination: '+14155550123' },
+    });
+    expect(await redis.pttl(`tfa:challenge:${fresh}`)).toBeGreaterThan(590_000);
+    await store.rememberPendingSms(c.userId, fresh, 60_000);
+    expect(await store.pendingSms(c.userId)).toBe(fresh);
   });
 
   it('the recent-SMS marker admits one send and is released when its challenge is consumed', async () => {

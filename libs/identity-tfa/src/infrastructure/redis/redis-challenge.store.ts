@@ -10,6 +10,7 @@ import { Challenge, ChallengeChannel, ChallengePurpose } from '../../domain/chal
 const challengeKey = (key: string) => `tfa:challenge:${key}`;
 const markerKey = (key: string) => `tfa:secret:${key}`;
 const recentSmsKey = (userId: number | string) => `tfa:recent-sms:${userId}`;
+const pendingSmsKey = (userId: number) => `tfa:pending-sms:${userId}`;
 
 /** How long a used or timed-out secret is remembered, to answer 2fa_expired / no_challenge_found. */
 const MARKER_TTL_MS = 24 * 3600 * 1000;
@@ -35,10 +36,25 @@ local recent = 'tfa:recent-sms:' .. userId
 if redis.call('GET', recent) == ARGV[2] then redis.call('DEL', recent) end
 return 1`;
 
-const CLEAR_COPY = `
+const RESEND_CODE = `
+if redis.call('HEXISTS', KEYS[1], 'codeCiphertext') == 0 then return nil end
+local sends = redis.call('HINCRBY', KEYS[1], 'sends', 1)
+redis.call('HSET', KEYS[1], 'deliverySend', sends)
+return sends`;
+
+const MARK_DELIVERY_FAILED = `
 if redis.call('HGET', KEYS[1], 'deliverySend') == ARGV[1] then
-  redis.call('HDEL', KEYS[1], 'codeCiphertext')
+  redis.call('HSET', KEYS[1], 'deliveryFailed', ARGV[1])
 end
+return 1`;
+
+// RENAME keeps the TTL, so the challenge expires when it always would have.
+const REKEY = `
+if redis.call('HGET', KEYS[1], 'attempts') ~= ARGV[1] then return 0 end
+redis.call('RENAME', KEYS[1], KEYS[2])
+redis.call('HSET', KEYS[2], 'codeDigest', ARGV[2], 'codeCiphertext', ARGV[3])
+redis.call('SET', KEYS[3], 'cleared', 'PX', ARGV[4])
+redis.call('SET', KEYS[4], 'open', 'PX', ARGV[4])
 return 1`;
 
 @Injectable()
@@ -126,8 +142,40 @@ export class RedisChallengeStore extends ChallengeStore {
     };
   }
 
-  async clearDeliveryCopy(key: string, sendNumber: number): Promise<void> {
-    await this.redis.eval(CLEAR_COPY, 1, challengeKey(key), String(sendNumber));
+  async resendCode(key: string): Promise<number | null> {
+    return (await this.redis.eval(RESEND_CODE, 1, challengeKey(key))) as number | null;
+  }
+
+  async markDeliveryFailed(key: string, sendNumber: number): Promise<void> {
+    await this.redis.eval(MARK_DELIVERY_FAILED, 1, challengeKey(key), String(sendNumber));
+  }
+
+  async rememberPendingSms(userId: number, key: string, ttlMs: number): Promise<void> {
+    await this.redis.set(pendingSmsKey(userId), key, 'PX', Math.max(1, Math.ceil(ttlMs)));
+  }
+
+  async pendingSms(userId: number): Promise<string | null> {
+    return this.redis.get(pendingSmsKey(userId));
+  }
+
+  async rekey(
+    oldKey: string,
+    newKey: string,
+    code: { codeDigest: string; codeCiphertext: string; expectedAttempts: number },
+  ): Promise<boolean> {
+    const moved = (await this.redis.eval(
+      REKEY,
+      4,
+      challengeKey(oldKey),
+      challengeKey(newKey),
+      markerKey(oldKey),
+      markerKey(newKey),
+      String(code.expectedAttempts),
+      code.codeDigest,
+      code.codeCiphertext,
+      String(MARKER_TTL_MS),
+    )) as number;
+    return moved === 1;
   }
 
   async reserveRecentSms(userId: number, key: string, windowMs: number): Promise<boolean> {
