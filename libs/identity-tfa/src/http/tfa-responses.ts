@@ -9,21 +9,9 @@ import {
   FactorRequestDto,
   SendSmsRequestDto,
 } from './dto/tfa-requests.dto';
+import { CodeSentResponseDto } from './dto/code-challenge.response.dto';
 import { personalUserId } from './tfa-caller';
-
-/** Messages the public client shows or matches on (resend's msg is required by it). */
-export const MSG = {
-  smsSent: '2FA Sent',
-  emailSent: '2FA code sent to your email address.',
-  resent: 'A 6-digit code has been sent to your phone',
-  authorized: 'Authorization successful.',
-  removed: '2FA method removed',
-  disabled: '2FA Successfully Disabled',
-  smsAdded: 'SMS 2FA method added successfully',
-  totpAdded: 'TOTP 2FA method added successfully',
-  updated: '2FA method updated successfully',
-  regenerated: 'Backup codes regenerated successfully',
-} as const;
+import { MSG } from './tfa-messages';
 
 export function factorOf(body: FactorRequestDto) {
   return {
@@ -45,7 +33,10 @@ export class TfaResponses {
     private readonly clock: Clock,
   ) {}
 
-  async sendSms(principal: Principal | undefined, body: SendSmsRequestDto) {
+  async sendSms(
+    principal: Principal | undefined,
+    body: SendSmsRequestDto,
+  ): Promise<CodeSentResponseDto> {
     const { secret } = await this.sendSmsCode.execute({
       userId: personalUserId(principal),
       secret: body.secret,
@@ -55,7 +46,10 @@ export class TfaResponses {
     return { success: true, msg: MSG.smsSent, secret };
   }
 
-  async resendSms(principal: Principal | undefined, body: SendSmsRequestDto) {
+  async resendSms(
+    principal: Principal | undefined,
+    body: SendSmsRequestDto,
+  ): Promise<CodeSentResponseDto> {
     const { secret } = await this.resendSmsCode.execute({
       userId: personalUserId(principal),
       secret: body.secret,

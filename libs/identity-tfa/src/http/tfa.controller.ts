@@ -24,8 +24,27 @@ import {
   TfaLoginRequestDto,
   UpdateMethodRequestDto,
 } from './dto/tfa-requests.dto';
+import {
+  AuthorizationChallengeResponseDto,
+  AuthorizationGrantedResponseDto,
+  CodeSentResponseDto,
+  TotpSetupResponseDto,
+} from './dto/code-challenge.response.dto';
+import {
+  BackupCodesRegeneratedResponseDto,
+  MethodAddedResponseDto,
+  MethodRemovedResponseDto,
+  MethodUpdatedResponseDto,
+  TfaDisabledResponseDto,
+} from './dto/method-change.response.dto';
+import { TfaLoginResponseDto } from './dto/tfa-login.response.dto';
+import { TfaStatusResponseDto } from './dto/tfa-status.response.dto';
+import { ApiOkResponseOneOf } from './api-ok-one-of';
+import { ApiTfaErrors } from './tfa-api-errors';
 import { personalUserId, requirePersonalUserId } from './tfa-caller';
-import { factorOf, MSG, TfaResponses } from './tfa-responses';
+import { MSG } from './tfa-messages';
+import { factorOf, TfaResponses } from './tfa-responses';
+import { TFA_ROUTE_ERRORS } from './tfa-route-errors';
 
 @ApiTags('tfa')
 @ApiBearerAuth()
@@ -47,6 +66,8 @@ export class TfaController {
 
   @Get('status')
   @ApiOperation({ summary: '2FA state: methods, backup codes left, add-method authorization' })
+  @ApiOkResponse({ type: TfaStatusResponseDto })
+  @ApiTfaErrors(...TFA_ROUTE_ERRORS.status)
   async getStatus(@CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
     return { success: true, ...(await this.status.execute(requirePersonalUserId(principal))) };
   }
@@ -61,8 +82,16 @@ export class TfaController {
       'logged out (secret only) it is set as an HttpOnly cookie and X-Session-Key header instead.',
   })
   @ApiOkResponse({
+    type: TfaLoginResponseDto,
     description: 'user object plus session_key, backup_codes_remaining, legacy_tfa_user',
+    headers: {
+      'X-Session-Key': {
+        description: 'logged out (secret only): the new session key, also set as a cookie',
+        schema: { type: 'string' },
+      },
+    },
   })
+  @ApiTfaErrors(...TFA_ROUTE_ERRORS.login)
   async completeLogin(
     @CurrentPrincipal() principal: Principal | undefined,
     @Body() body: TfaLoginRequestDto,
@@ -88,10 +117,17 @@ export class TfaController {
 
   @Delete()
   @ApiOperation({ summary: 'Remove a 2FA method (verified); the last one disables 2FA' })
+  @ApiOkResponseOneOf(
+    'remaining_methods while methods remain; removing the last one (or on a legacy ' +
+      'account) disables 2FA',
+    MethodRemovedResponseDto,
+    TfaDisabledResponseDto,
+  )
+  @ApiTfaErrors(...TFA_ROUTE_ERRORS.removeMethod)
   async remove(
     @CurrentPrincipal() principal: Principal,
     @Body() body: RemoveMethodRequestDto,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<MethodRemovedResponseDto | TfaDisabledResponseDto> {
     const result = await this.removeMethod.execute({
       userId: requirePersonalUserId(principal),
       factor: factorOf(body),
@@ -106,10 +142,12 @@ export class TfaController {
   @HttpCode(200)
   @SecretOrBearer()
   @ApiOperation({ summary: 'Send a 6-digit code to the verified email' })
+  @ApiOkResponse({ type: CodeSentResponseDto })
+  @ApiTfaErrors(...TFA_ROUTE_ERRORS.sendEmail)
   async email(
     @CurrentPrincipal() principal: Principal | undefined,
     @Body() body: SendEmailRequestDto,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<CodeSentResponseDto> {
     const { secret } = await this.sendEmail.execute({
       userId: personalUserId(principal),
       secret: body.secret,
@@ -121,10 +159,12 @@ export class TfaController {
   @HttpCode(200)
   @SecretOrBearer()
   @ApiOperation({ summary: 'Send a 6-digit code by SMS' })
+  @ApiOkResponse({ type: CodeSentResponseDto })
+  @ApiTfaErrors(...TFA_ROUTE_ERRORS.sendSms)
   sms(
     @CurrentPrincipal() principal: Principal | undefined,
     @Body() body: SendSmsRequestDto,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<CodeSentResponseDto> {
     return this.responses.sendSms(principal, body);
   }
 
@@ -132,17 +172,21 @@ export class TfaController {
   @HttpCode(200)
   @SecretOrBearer()
   @ApiOperation({ summary: 'Resend the SMS code of a challenge' })
+  @ApiOkResponse({ type: CodeSentResponseDto })
+  @ApiTfaErrors(...TFA_ROUTE_ERRORS.resendSms)
   resend(
     @CurrentPrincipal() principal: Principal | undefined,
     @Body() body: SendSmsRequestDto,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<CodeSentResponseDto> {
     return this.responses.resendSms(principal, body);
   }
 
   @Post('totp-setup')
   @HttpCode(200)
   @ApiOperation({ summary: 'A new TOTP secret and otpauth:// URI (nothing is stored)' })
-  async totpSetup(@CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  @ApiOkResponse({ type: TotpSetupResponseDto })
+  @ApiTfaErrors(...TFA_ROUTE_ERRORS.totpSetup)
+  async totpSetup(@CurrentPrincipal() principal: Principal): Promise<TotpSetupResponseDto> {
     const result = await this.setupTotp.execute(requirePersonalUserId(principal));
     return { success: true, secret: result.secret, provisioning_uri: result.provisioningUri };
   }
@@ -150,10 +194,16 @@ export class TfaController {
   @Post('authorize-new-method')
   @HttpCode(200)
   @ApiOperation({ summary: 'Step 1 of adding a method: a backup code, or a code challenge' })
+  @ApiOkResponseOneOf(
+    'a code flow answers the secret of its challenge; a backup code opens the window at once',
+    AuthorizationChallengeResponseDto,
+    AuthorizationGrantedResponseDto,
+  )
+  @ApiTfaErrors(...TFA_ROUTE_ERRORS.startAuthorization)
   async authorize(
     @CurrentPrincipal() principal: Principal,
     @Body() body: StartAuthorizationRequestDto,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<AuthorizationChallengeResponseDto | AuthorizationGrantedResponseDto> {
     const result = await this.startAuthorization.execute({
       userId: requirePersonalUserId(principal),
       tfaMethod: body.tfa_method,
@@ -167,10 +217,12 @@ export class TfaController {
 
   @Put('authorize-new-method')
   @ApiOperation({ summary: 'Step 2: the code grants the 30-minute add-method window' })
+  @ApiOkResponse({ type: AuthorizationGrantedResponseDto })
+  @ApiTfaErrors(...TFA_ROUTE_ERRORS.confirmAuthorization)
   async confirmAuthorize(
     @CurrentPrincipal() principal: Principal,
     @Body() body: ConfirmAuthorizationRequestDto,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<AuthorizationGrantedResponseDto> {
     await this.confirmAuthorization.execute({
       userId: requirePersonalUserId(principal),
       code: body.code,
@@ -182,6 +234,8 @@ export class TfaController {
   @Post('confirm-new')
   @HttpCode(200)
   @ApiOperation({ summary: 'Activate a new SMS or TOTP method (backup codes with the first one)' })
+  @ApiOkResponse({ type: MethodAddedResponseDto })
+  @ApiTfaErrors(...TFA_ROUTE_ERRORS.confirmNewMethod)
   async confirm(
     @CurrentPrincipal() principal: Principal,
     @Body() body: ConfirmNewMethodRequestDto,
@@ -191,6 +245,8 @@ export class TfaController {
 
   @Put('update')
   @ApiOperation({ summary: 'Change the label or primary flag of a method' })
+  @ApiOkResponse({ type: MethodUpdatedResponseDto })
+  @ApiTfaErrors(...TFA_ROUTE_ERRORS.updateMethod)
   async update(
     @CurrentPrincipal() principal: Principal,
     @Body() body: UpdateMethodRequestDto,
@@ -207,10 +263,12 @@ export class TfaController {
 
   @Put('regen-backup-codes')
   @ApiOperation({ summary: 'Replace all backup codes (verified); returned once' })
+  @ApiOkResponse({ type: BackupCodesRegeneratedResponseDto })
+  @ApiTfaErrors(...TFA_ROUTE_ERRORS.regenerateBackupCodes)
   async regen(
     @CurrentPrincipal() principal: Principal,
     @Body() body: RegenerateBackupCodesRequestDto,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<BackupCodesRegeneratedResponseDto> {
     const codes = await this.regenerate.execute({
       userId: requirePersonalUserId(principal),
       factor: factorOf(body),

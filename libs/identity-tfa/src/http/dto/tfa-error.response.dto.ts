@@ -1,0 +1,20 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ErrorEnvelopeDto } from '@app/platform';
+
+/** The failure body of the 2FA routes: the envelope, plus the lockout state of a method. */
+export class TfaErrorResponseDto extends ErrorEnvelopeDto {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    description:
+      'tfa_locked, and 2fa_verification_failed on a configured method: failed attempts so far',
+  })
+  fail_count?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    description: 'with fail_count: unix seconds when the lockout ends; null when not locked',
+  })
+  locked_until?: number | null;
+}
