@@ -1,10 +1,15 @@
 import { loadFixtures, startApi, TestApi } from '@test/support/api';
-import { CliResult, runCli } from '@test/support/cli';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CliResult, rawDocument, runCli, runCliInTerminal } from '@test/support/cli';
 
 /** `gpumkt show invoices --charges` against the real charges report, on fixtures 70001-70199. */
 const DAY = 86_400;
 const D0 = 1_767_225_600; // 2026-01-01T00:00Z
 const day = (n: number) => D0 + n * DAY;
+/** Today (UTC) as a day number relative to D0. */
+const RECENT = Math.floor((Date.now() / 1000 - D0) / DAY);
 const USER = 70001;
 const KEY = 'cli-charges-key-70001';
 
@@ -51,6 +56,9 @@ const FIXTURES = {
     contract(70103, 'instance', 2, 2, { endpoint_id: 77 }, 'gpu', '0.125'), // 0.125
     contract(70104, 'volume', 0, 4, {}, 'disk', '0.1'), // 0.500
     contract(70105, 'instance', 20, 21, {}, 'gpu', '9'), // outside the windows below
+    // Within the last 7 days, whenever the test runs: for the window without dates.
+    contract(70106, 'instance', RECENT - 3, RECENT - 2, {}, 'gpu', '2'),
+    contract(70107, 'volume', RECENT - 2, RECENT - 1, {}, 'disk', '0.5'),
   ],
 };
 
@@ -96,6 +104,14 @@ describe('gpumkt show invoices --charges', () => {
     );
     expect(result.stderr).toContain('query latest_first = false');
     expect(result.stderr).not.toContain(KEY);
+
+    // The public client's name of the command gives the same report.
+    const alias = ok(
+      await runCli(['show', 'invoices-v1', '-c', '-s', '2026-01-01', '-e', '2026-01-05'], {
+        env: env(),
+      }),
+    );
+    expect(alias.stdout).toBe(ok(await cli(['-s', '2026-01-01', '-e', '2026-01-05'])).stdout);
   });
 
   it('prints exactly one JSON document with --raw, and pages with -l and -t', async () => {
@@ -114,31 +130,69 @@ describe('gpumkt show invoices --charges', () => {
     const human = ok(
       await cli(['-s', '2026-01-01', '-e', '2026-01-05', '-l', '3', '--latest-first']),
     );
-    expect(human.stdout).toContain(`Showing 3 of 4\nNext page token: ${page.next_token}`);
-    const second = ok(
-      await cli([
-        '-s',
-        '2026-01-01',
-        '-e',
-        '2026-01-05',
-        '-l',
-        '3',
-        '--latest-first',
-        '-t',
-        page.next_token,
-        '--raw',
-      ]),
-    );
-    expect(JSON.parse(second.stdout)).toMatchObject({
-      count: 1,
-      total: 4,
-      next_token: null,
-      results: [expect.objectContaining({ source: 'instance-70103' })],
-    });
+    // Dates were given, so the token alone continues (the api may sign each answer anew,
+    // so the token printed here need not be the one of the --raw page).
+    const footer =
+      /\nShowing 3 of 4\nNext page token: (\S+) {2}\(pass it with -t, or use --all\)\n$/.exec(
+        human.stdout,
+      );
+    expect(footer).not.toBeNull();
+    for (const token of [page.next_token, footer![1]]) {
+      const second = ok(
+        await cli([
+          '-s',
+          '2026-01-01',
+          '-e',
+          '2026-01-05',
+          '-l',
+          '3',
+          '--latest-first',
+          '-t',
+          token,
+          '--raw',
+        ]),
+      );
+      expect(JSON.parse(second.stdout)).toMatchObject({
+        count: 1,
+        total: 4,
+        next_token: null,
+        results: [expect.objectContaining({ source: 'instance-70103' })],
+      });
+    }
 
     const bad = await cli(['-s', '2026-01-01', '-t', 'garbage']);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toBe('Error 400 invalid_token: Invalid pagination token\n');
+    expect(bad.stderr).toBe(
+      'Error 400 invalid_token: Invalid pagination token\n' +
+        'Hint: a next page token only continues the listing it came from: repeat its -s and -e ' +
+        '(as printed beside the token), -ct, -f and --latest-first.\n',
+    );
+  });
+
+  it('without dates shows the last 7 days up to now, and says how to continue that window', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const first = ok(await cli(['-l', '1', '--explain']));
+    const after = Math.floor(Date.now() / 1000);
+    const window = JSON.parse(/query select_filters = (\{.*\})\n/.exec(first.stderr)![1]) as {
+      day: { gte: number; lte: number };
+    };
+    expect(window.day.lte).toBeGreaterThanOrEqual(before);
+    expect(window.day.lte).toBeLessThanOrEqual(after);
+    expect(window.day.lte - window.day.gte).toBe(7 * DAY);
+    expect(first.stdout).toMatch(/^Instance\s+70106\s+\$4\.000\s/m);
+    // The window ended "now": the hint spells it out so that -t finds the same listing.
+    const hint =
+      /^Next page token: (\S+) {2}\(pass it with -t plus -s (\d+) -e (\d+) to stay in this window, or use --all\)$/m.exec(
+        first.stdout,
+      );
+    expect(hint).not.toBeNull();
+    const [, token, gte, lte] = hint!;
+    expect([Number(gte), Number(lte)]).toEqual([window.day.gte, window.day.lte]);
+    const second = rawDocument<{ results: { source: string }[]; next_token: string | null }>(
+      await cli(['-l', '1', '-s', gte, '-e', lte, '-t', token, '--raw']),
+    );
+    expect(second.results.map((entry) => entry.source)).toEqual(['volume-70107']);
+    expect(second.next_token).toBeNull();
   });
 
   it('follows every page with --all, as table, CSV and a single raw document', async () => {
@@ -163,6 +217,42 @@ describe('gpumkt show invoices --charges', () => {
     );
     expect(rows.filter((row) => /^instance,70101,gpu,4\.500,/.test(row))).toHaveLength(1);
     expect(csv.stderr).toBe('Showing 4 of 4\n');
+  });
+
+  it('shows --all progress on stderr when it is a terminal, never in the output', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'gpumkt-all-'));
+    for (const [name, extra] of [
+      ['table.txt', []],
+      ['page.json', ['--raw']],
+    ] as const) {
+      const file = join(directory, name);
+      const terminal = await runCliInTerminal(
+        [
+          'show',
+          'invoices',
+          '-c',
+          '-s',
+          '2026-01-01',
+          '-e',
+          '2026-01-05',
+          '-l',
+          '1',
+          '--all',
+          ...extra,
+        ],
+        { env: env(), stdoutFile: file },
+      );
+      expect(terminal.code).toBe(0);
+      // What the terminal showed: the progress, rewritten in place, ending at the total.
+      expect(terminal.stdout).toContain('\rFetched 4 of 4');
+      expect(terminal.stdout).toMatch(
+        /^\rFetched 1 of 4\rFetched 2 of 4\rFetched 3 of 4\rFetched 4 of 4\r\n$/,
+      );
+      const output = readFileSync(file, 'utf8');
+      expect(output).not.toContain('Fetched');
+      if (extra.length > 0) expect(JSON.parse(output)).toMatchObject({ count: 4, total: 4 });
+      else expect(output.endsWith('\nShowing 4 of 4\n')).toBe(true);
+    }
   });
 
   it('groups serverless contracts under their endpoint in tree format, and filters by type', async () => {

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { createTestUser, loadFixtures, startApi, TestApi, TestUser } from '@test/support/api';
-import { CliResult, runCli } from '@test/support/cli';
+import { CliResult, rawDocument, runCli } from '@test/support/cli';
 
 /** `unlist volume` and the endpoint group commands against the real api. */
 describe('gpumkt: volumes and endpoint groups', () => {
@@ -123,10 +123,26 @@ describe('gpumkt: volumes and endpoint groups', () => {
       ]),
     );
     expect(updated.stdout).toBe(`Updated endpoint group ${id}.\n`);
+    expect(
+      rawDocument(await cli(host, ['update', 'endpoint', String(id), '--min_load', '12', '--raw'])),
+    ).toEqual({ success: true });
+    // The rules between options hold on the merged result, which only the api knows.
+    const merged = await cli(host, ['update', 'endpoint', String(id), '--cold_workers', '31']);
+    expect(merged.code).toBe(1);
+    expect(merged.stdout).toBe('');
+    expect(merged.stderr).toBe(
+      'Error 400 invalid_args: Invalid request: cold_workers: must not exceed max_workers (31 > 30)\n',
+    );
     const after = JSON.parse(
       ok(await cli(host, ['show', 'endpoints', '--raw'])).stdout,
     ).results.find((group: { id: number }) => group.id === id);
-    expect(after).toMatchObject({ max_workers: 30, endpoint_state: 'suspended', target_util: 0.8 });
+    expect(after).toMatchObject({
+      max_workers: 30,
+      endpoint_state: 'suspended',
+      target_util: 0.8,
+      min_load: 12,
+      cold_workers: 5,
+    });
 
     // Another user's group is not found; the owner's is deleted.
     const foreign = await cli(other, ['delete', 'endpoint', String(id)]);
@@ -136,6 +152,91 @@ describe('gpumkt: volumes and endpoint groups', () => {
     expect(JSON.parse(deleted.stdout)).toMatchObject({ success: true });
     const gone = JSON.parse(ok(await cli(host, ['show', 'endpoints', '--raw'])).stdout).results;
     expect(gone.map((group: { id: number }) => group.id)).not.toContain(id);
+    const again = await cli(host, ['delete', 'endpoint', String(id)]);
+    expect(again.code).toBe(1);
+
+    const second = rawDocument<{ result: number }>(
+      await cli(host, ['create', 'endpoint', '--raw']),
+    ).result;
+    expect(ok(await cli(host, ['delete', 'endpoint', String(second)])).stdout).toBe(
+      `Deleted endpoint group ${second}.\n`,
+    );
+    expect(ok(await cli(other, ['show', 'endpoints'])).stdout).toBe('No endpoint groups.\n');
+  });
+
+  it('retries the 429 of the rate limiter for unlist volume and create endpoint', async () => {
+    // 2-second intervals leave room for the CLI to start before the limit lapses.
+    const limited = await startApi({
+      RATE_LIMITS: 'on',
+      RATE_LIMIT_VOLUMES_UNLIST: '2',
+      RATE_LIMIT_ENDPOINT_GROUPS_CREATE: '2',
+    });
+    try {
+      const cases = [
+        {
+          args: ['unlist', 'volume', String(LISTING.owned)],
+          prime: () =>
+            limited
+              .http()
+              .post('/api/v0/volumes/unlist')
+              .set(host.auth)
+              .send({ id: LISTING.owned }),
+          served: (result: CliResult) =>
+            expect(JSON.parse(result.stdout)).toEqual({
+              success: true,
+              msg: `Unlisted Volume ${LISTING.owned}.`,
+            }),
+        },
+        {
+          args: ['create', 'endpoint', '--endpoint_name', 'cli-limited'],
+          prime: () => limited.http().post('/api/v0/endptjobs/').set(host.auth).send({}),
+          served: (result: CliResult) =>
+            expect(JSON.parse(result.stdout)).toEqual({
+              success: true,
+              result: expect.any(Number),
+            }),
+        },
+      ];
+      for (const { args, prime, served } of cases) {
+        const run = (extra: string[]) =>
+          runCli([...args, '--raw', '--explain', ...extra], {
+            env: {
+              GPUMKT_URL: limited.url,
+              GPUMKT_API_KEY: host.apiKey,
+              XDG_CONFIG_HOME: '/nonexistent',
+            },
+          });
+        // A loaded machine may start the CLI after the interval has lapsed: then the first
+        // request is simply served, and the case is tried again (bounded).
+        const afterPrime = async (extra: string[], limitedRun: (result: CliResult) => boolean) => {
+          let result: CliResult | undefined;
+          for (let attempt = 0; attempt < 3; attempt++) {
+            expect([200, 429]).toContain((await prime()).status);
+            result = await run(extra);
+            if (limitedRun(result)) break;
+          }
+          return result!;
+        };
+
+        const refused = await afterPrime(['--retry', '0'], (result) => result.code !== 0);
+        expect({ args, code: refused.code, stdout: refused.stdout }).toEqual({
+          args,
+          code: 1,
+          stdout: '',
+        });
+        expect(refused.stderr).toMatch(
+          /\{"detail":"API requests too frequent endpoint threshold=2(\.0)?"\}\n$/,
+        );
+
+        const retried = await afterPrime([], (result) => result.stderr.includes('429: retry'));
+        expect({ args, code: retried.code }).toEqual({ args, code: 0 });
+        served(retried);
+        expect(retried.stderr).toMatch(/\[explain\] 429: retry 1 of 3 in [12]\.00 s\n/);
+        expect(retried.stderr).toContain('(retry 1)');
+      }
+    } finally {
+      await limited.close();
+    }
   });
 
   it('checks options before sending: target_util at most 1.0, integers, cold <= max', async () => {

@@ -1,8 +1,21 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestUser, startApi, TestApi, TestUser } from '@test/support/api';
-import { CliResult, runCli, runCliInTerminal, tempConfigHome } from '@test/support/cli';
-import { forgetRecentSms, forgetTotpUse, readCode, testPhone, totpCode } from '@test/support/tfa';
+import {
+  CliResult,
+  rawDocument,
+  runCli,
+  runCliInTerminal,
+  tempConfigHome,
+} from '@test/support/cli';
+import {
+  forgetRecentSms,
+  forgetTotpUse,
+  readCode,
+  sql,
+  testPhone,
+  totpCode,
+} from '@test/support/tfa';
 
 /**
  * The 2FA commands end to end, as a user would chain them: authorize, set up TOTP,
@@ -91,32 +104,69 @@ describe('gpumkt tfa', () => {
     expect(wrong.stderr).toMatch(/^Error 400 2fa_verification_failed: .+\nFailed attempts: 1\n/);
     expect(existsSync(join(home, 'gpumkt', 'session_key'))).toBe(false);
 
+    // From here on the key comes from the files, as for a user who ran "set api-key".
+    const sessionEnv = { XDG_CONFIG_HOME: home, GPUMKT_URL: api.url };
+    const inSession = (args: string[]) => runCli(args, { env: sessionEnv });
+    ok(await inSession(['set', 'api-key', user.apiKey]));
     await forgetTotpUse(api, methodId);
-    const login = ok(
-      await run(['tfa', 'login', '-t', 'totp', '-c', totpCode(totpSecret), '--raw']),
-    );
+    const login = await inSession([
+      'tfa',
+      'login',
+      '-t',
+      'totp',
+      '-c',
+      totpCode(totpSecret),
+      '--raw',
+    ]);
     const sessionFile = join(home, 'gpumkt', 'session_key');
-    const loginDocument = JSON.parse(login.stdout);
+    const loginDocument = rawDocument(login);
     expect(loginDocument).toMatchObject({ session_key_file: sessionFile, email: user.email });
     expect(loginDocument).not.toHaveProperty('session_key');
+    expect(login.stderr).toBe('');
     expect(statSync(sessionFile).mode & 0o777).toBe(0o600);
+    const sessionKey = readFileSync(sessionFile, 'utf8');
+    expect(sessionKey).not.toBe(user.apiKey);
 
-    // Later commands use the session key (the API key variable is not set here).
-    const sessionEnv = { XDG_CONFIG_HOME: home, GPUMKT_URL: api.url };
-    const me = await runCli(['show', 'user', '--raw', '--explain'], { env: sessionEnv });
-    expect(me.code).toBe(0);
-    expect(JSON.parse(me.stdout).id).toBe(user.id);
+    // Later commands use the session key, for the 2FA routes too.
+    const me = await inSession(['show', 'user', '--raw', '--explain']);
+    expect(rawDocument<{ id: number }>(me).id).toBe(user.id);
     expect(me.stderr).toContain(`(key from ${sessionFile})`);
+    expect(me.stderr).not.toContain(sessionKey);
 
-    const updated = ok(await run(['tfa', 'update', String(methodId), '-l', 'Work', '-p', 'true']));
+    const updated = ok(
+      await inSession(['tfa', 'update', String(methodId), '-l', 'Work', '-p', 'true']),
+    );
     expect(updated.stdout).toBe(`2FA method ${methodId} updated: label "Work", primary yes.\n`);
-    const nothing = await run(['tfa', 'update', String(methodId)]);
-    expect(nothing.code).toBe(2);
+    const relabelled = rawDocument<{ method: { id: number; label: string } }>(
+      await inSession(['tfa', 'update', String(methodId), '-l', 'Phone', '--raw']),
+    );
+    expect(relabelled.method).toMatchObject({ id: methodId, label: 'Phone', is_primary: true });
+
+    // The session expires: the next command says so, forgets it and goes on with the API key.
+    await sql(
+      api,
+      `UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1`,
+      [user.id],
+    );
+    const expired = await inSession(['tfa', 'status', '--raw', '--explain']);
+    expect(rawDocument(expired)).toMatchObject({ tfa_enabled: true });
+    expect(expired.stderr).toContain(`(key from ${sessionFile})`);
+    expect(expired.stderr).toContain(
+      'Notice: your 2FA session has expired; removed it and continuing with the API key from ' +
+        `${join(home, 'gpumkt', 'api_key')}. Run "gpumkt tfa login" to start a new session.\n`,
+    );
+    expect(expired.stderr).toContain(`(key from ${join(home, 'gpumkt', 'api_key')})`);
+    expect(expired.stderr).not.toContain(user.apiKey);
+    expect(existsSync(sessionFile)).toBe(false);
+    // Without a session file the API key file serves directly, without a notice.
+    const after = await inSession(['tfa', 'status', '--raw']);
+    expect(rawDocument(after)).toMatchObject({ tfa_enabled: true });
+    expect(after.stderr).toBe('');
   });
 
   it('adds an SMS method, resends its code, removes it with a backup code and regenerates the codes', async () => {
     const user = await createTestUser(api);
-    const { run } = cliFor(user);
+    const { home, run } = cliFor(user);
     // First method through the CLI with --raw: the backup codes stay in the document.
     const started = ok(await run(['tfa', 'auth-new', '--raw']));
     const authSecret = JSON.parse(started.stdout).secret as string;
@@ -137,6 +187,19 @@ describe('gpumkt tfa', () => {
 
     // SMS: send, resend, activate (the authorization window is still open).
     const phone = testPhone();
+    // A first challenge, in --raw: send-sms and resend-sms each give one JSON document.
+    const firstPhone = testPhone();
+    const sentRaw = rawDocument<{ secret: string }>(
+      await run(['tfa', 'send-sms', '-p', firstPhone, '--raw']),
+    );
+    expect(sentRaw).toMatchObject({ success: true, secret: expect.any(String) });
+    await readCode(api, firstPhone);
+    const resentRaw = rawDocument(await run(['tfa', 'resend-sms', '-s', sentRaw.secret, '--raw']));
+    expect(resentRaw).toMatchObject({ success: true, msg: expect.any(String) });
+    await readCode(api, firstPhone);
+    await forgetRecentSms(api, user.id);
+
+    // The number that becomes the method, in human output.
     const sent = ok(await run(['tfa', 'send-sms', '-p', phone]));
     const smsSecret = field(sent.stdout, 'Secret');
     expect(sent.stdout).toContain(`gpumkt tfa login -t sms -s ${smsSecret} -c CODE`);
@@ -144,21 +207,24 @@ describe('gpumkt tfa', () => {
     const resent = ok(await run(['tfa', 'resend-sms', '-s', smsSecret]));
     expect(resent.stdout).toBe('SMS code resent. A 6-digit code has been sent to your phone\n');
     const smsCode = await readCode(api, phone);
-    ok(
-      await run([
-        'tfa',
-        'activate',
-        smsCode,
-        '--secret',
-        smsSecret,
-        '-t',
-        'sms',
-        '-p',
-        phone,
-        '-l',
-        'Cell',
-      ]),
-    );
+    const smsActivated = await run([
+      'tfa',
+      'activate',
+      smsCode,
+      '--secret',
+      smsSecret,
+      '-t',
+      'sms',
+      '-p',
+      phone,
+      '-l',
+      'Cell',
+      '--raw',
+    ]);
+    // Not the first method: no backup codes, the api's answer as it is.
+    const smsDocument = rawDocument(smsActivated);
+    expect(smsDocument).toMatchObject({ success: true, msg: expect.stringMatching(/SMS/) });
+    expect(smsDocument).not.toHaveProperty('backup_codes');
     await forgetRecentSms(api, user.id);
     const methods = JSON.parse(ok(await run(['tfa', 'status', '--raw'])).stdout).methods as {
       id: number;
@@ -177,9 +243,20 @@ describe('gpumkt tfa', () => {
     expect(removed.stdout).toBe('2FA method removed\nYou have 1 2FA method(s) remaining.\n');
 
     const regenerated = ok(await run(['tfa', 'regen-codes', '-bc', backupCodes[1], '--yes']));
-    const fresh = [...regenerated.stdout.matchAll(/^\s+\d+\. (\S+)$/gm)].map((match) => match[1]);
+    const printed = [...regenerated.stdout.matchAll(/^\s+\d+\. (\S+)$/gm)].map((m) => m[1]);
+    expect(printed).toHaveLength(10);
+    expect(printed).not.toContain(backupCodes[2]);
+    // --raw with --output: the codes go to the file (0600), the document names it.
+    const codesFile = join(home, 'new-codes.txt');
+    const regeneratedRaw = rawDocument(
+      await run(['tfa', 'regen-codes', '-bc', printed[0], '--yes', '--raw', '-o', codesFile]),
+    );
+    expect(regeneratedRaw).toMatchObject({ backup_codes_file: codesFile });
+    expect(regeneratedRaw).not.toHaveProperty('backup_codes');
+    expect(statSync(codesFile).mode & 0o777).toBe(0o600);
+    const fresh = readFileSync(codesFile, 'utf8').trim().split('\n');
     expect(fresh).toHaveLength(10);
-    expect(fresh).not.toContain(backupCodes[2]);
+    expect(fresh).not.toContain(printed[1]);
 
     // A backup code authorizes adding a method directly; old codes no longer work.
     const viaBackup = ok(await run(['tfa', 'auth-new', '-bc', fresh[0]]));
@@ -197,6 +274,10 @@ describe('gpumkt tfa', () => {
     const mailSecret = field(mail.stdout, 'Secret');
     const missing = await run(['tfa', 'login', '-t', 'email', '-c', '123456']);
     expect(missing.code).toBe(2);
+    await readCode(api, user.email);
+    const mailRaw = rawDocument<{ secret: string }>(await run(['tfa', 'send-email', '--raw']));
+    expect(mailRaw.secret).toEqual(expect.any(String));
+    expect(mailRaw.secret).not.toBe(mailSecret);
     const login = ok(
       await run([
         'tfa',
@@ -204,14 +285,28 @@ describe('gpumkt tfa', () => {
         '-t',
         'email',
         '-s',
-        mailSecret,
+        mailRaw.secret,
         '-c',
         await readCode(api, user.email),
       ]),
     );
-    expect(login.stdout).toMatch(
-      /^2FA login successful\. Session key saved to .+session_key; later commands use it\.$/m,
+    // $GPUMKT_API_KEY is set in this test: it keeps winning over the new session, and the
+    // client says so instead of claiming that later commands use the session.
+    expect(login.stdout).toBe(
+      `2FA login successful. Session key saved to ${join(home, 'gpumkt', 'session_key')}.\n`,
     );
+    expect(login.stderr).toBe(
+      'Note: $GPUMKT_API_KEY takes precedence over the session key; leave it out for later ' +
+        'commands to use the session.\n',
+    );
+
+    // Removing the last method with --raw: the api's answer, and 2FA is off.
+    const totp = methods.find((method) => method.method === 'totp')!;
+    const last = rawDocument(
+      await run(['tfa', 'delete', '-bc', fresh[1], '-id', String(totp.id), '--yes', '--raw']),
+    );
+    expect(last).toMatchObject({ msg: '2FA Successfully Disabled' });
+    expect(ok(await run(['tfa', 'status'])).stdout).toContain('No active 2FA methods found.');
   });
 
   it('draws totp-setup as a QR code when stdout is a terminal', async () => {

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { TransactionalEntityManager } from '@app/platform';
 import { createTestUser, startApi, TestApi, TestUser } from '@test/support/api';
-import { runCli, tempConfigHome } from '@test/support/cli';
+import { expectNoStackTrace, rawDocument, runCli, tempConfigHome } from '@test/support/cli';
 
 /** gpumkt against the real api: user commands, key resolution, errors, exit codes, sessions. */
 describe('gpumkt: user, keys, errors and sessions', () => {
@@ -43,6 +44,25 @@ describe('gpumkt: user, keys, errors and sessions', () => {
     expect(document).toMatchObject({ id: user.id, email: user.email, credit: 12.5 });
     expect(document).not.toHaveProperty('api_key');
     expect(raw.stderr).toBe('');
+  });
+
+  it('replaces a stored session key on set api-key, and says so; --raw gives one document', async () => {
+    const home = tempConfigHome();
+    mkdirSync(join(home, 'gpumkt'), { recursive: true });
+    writeFileSync(configFile(home, 'session_key'), 'an-old-session');
+    const saved = await runCli(['set', 'api-key', user.apiKey, '--raw'], {
+      env: { XDG_CONFIG_HOME: home, GPUMKT_API_KEY: 'from-the-environment' },
+    });
+    expect(rawDocument(saved)).toEqual({
+      saved: configFile(home, 'api_key'),
+      session_key_removed: true,
+    });
+    expect(saved.stderr).toBe(
+      'Removed the stored 2FA session key of the previous key.\n' +
+        'Warning: $GPUMKT_API_KEY is set and takes precedence over the saved key.\n',
+    );
+    expect(existsSync(configFile(home, 'session_key'))).toBe(false);
+    expect(statSync(configFile(home, 'api_key')).mode & 0o777).toBe(0o600);
   });
 
   it('explains each request on stderr with the key redacted, global options before or after', async () => {
@@ -153,6 +173,60 @@ describe('gpumkt: user, keys, errors and sessions', () => {
     expect(result.stderr.match(/\[explain\] GET /g)).toHaveLength(3);
     expect(result.stderr).toMatch(/ECONNREFUSED: retry 2 of 2/);
     expect(result.stderr).toMatch(/Error: cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED\n$/);
+    expectNoStackTrace(result);
+  });
+
+  it('reports an answer that is not JSON in one line, without a stack trace', async () => {
+    // A web server that is not the api: a proxy whose upstream is down (502 page) and a
+    // default site (200 page), as a wrong --url or a broken proxy would give.
+    const site = createHttpServer((request, response) => {
+      const upstreamDown = request.url?.startsWith('/api/v0/charges/');
+      response.writeHead(upstreamDown ? 502 : 200, { 'Content-Type': 'text/html' });
+      response.end(
+        upstreamDown
+          ? '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>'
+          : '<!doctype html><html><head><title>Welcome to nginx!</title></head><body>It works</body></html>',
+      );
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const address = site.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    try {
+      const env = {
+        GPUMKT_URL: url,
+        GPUMKT_API_KEY: user.apiKey,
+        XDG_CONFIG_HOME: tempConfigHome(),
+      };
+      const page = await runCli(['show', 'user'], { env });
+      expect(page.code).toBe(1);
+      expect(page.stdout).toBe('');
+      expect(page.stderr).toBe(
+        `Error: ${url} answered 200 with a body that is not JSON (text/html: Welcome to nginx!); ` +
+          "check that --url (or $GPUMKT_URL) is the api's address\n",
+      );
+      expectNoStackTrace(page);
+
+      const gateway = await runCli(['show', 'invoices', '-c', '--retry', '1', '--explain'], {
+        env,
+      });
+      expect(gateway.code).toBe(1);
+      expect(gateway.stderr.match(/\[explain\] GET /g)).toHaveLength(2);
+      expect(gateway.stderr).toMatch(
+        /\nError 502: 502 Bad Gateway\nHint: this answer is not JSON, so it did not come from the api: check --url \(or \$GPUMKT_URL\) and any proxy in front of the api\.\n$/,
+      );
+      expectNoStackTrace(gateway);
+
+      const raw = await runCli(['show', 'invoices', '-c', '--retry', '0', '--raw'], { env });
+      expect(raw.code).toBe(1);
+      expect(raw.stdout).toBe('');
+      expect(JSON.parse(raw.stderr)).toEqual({
+        success: false,
+        status: 502,
+        msg: '502 Bad Gateway',
+      });
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
   });
 
   it('falls back from an expired session to the saved API key, with a notice, and forgets the session', async () => {
@@ -188,19 +262,6 @@ describe('gpumkt: user, keys, errors and sessions', () => {
     });
     expect(stuck.code).toBe(1);
     expect(stuck.stderr).toContain('Your 2FA session has expired and no API key is saved');
-  });
-
-  it('prints bash and zsh completion scripts that know the commands', async () => {
-    const bash = await runCli(['completion', 'bash']);
-    expect(bash.code).toBe(0);
-    expect(bash.stdout).toContain('complete -F _gpumkt gpumkt');
-    expect(bash.stdout).toMatch(/"tfa"\) words="[^"]*\bregen-codes\b/);
-    expect(bash.stdout).toMatch(/"show invoices"\) words="[^"]*--charges[^"]*-ct/);
-    const zsh = await runCli(['completion', 'zsh']);
-    expect(zsh.code).toBe(0);
-    expect(zsh.stdout.startsWith('#compdef gpumkt\n')).toBe(true);
-    const bad = await runCli(['completion', 'fish']);
-    expect(bad.code).toBe(2);
   });
 });
 

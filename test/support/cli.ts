@@ -23,17 +23,21 @@ export function tempConfigHome(): string {
   return mkdtempSync(join(tmpdir(), 'gpumkt-cli-'));
 }
 
-/** Runs the built `gpumkt` as a child process, the way a user's shell would. */
-export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+/** The test process's environment without anything that would steer the client. */
+function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && !name.startsWith('GPUMKT_') && name !== 'XDG_CONFIG_HOME') {
       env[name] = value;
     }
   }
+  return { ...env, ...extra };
+}
+
+function collect(command: string, args: string[], options: CliOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_MAIN, ...args], {
-      env: { ...env, ...options.env },
+    const child = spawn(command, args, {
+      env: cleanEnv(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -46,28 +50,82 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
   });
 }
 
-/** Runs the CLI under a pseudo-terminal (util-linux `script`), for the TTY branches. */
-export function runCliInTerminal(args: string[], options: CliOptions = {}): Promise<CliResult> {
-  const quoted = [process.execPath, CLI_MAIN, ...args].map(
-    (arg) => `'${arg.replace(/'/g, `'\\''`)}'`,
-  );
-  return new Promise((resolve, reject) => {
-    const env: Record<string, string> = {};
-    for (const [name, value] of Object.entries(process.env)) {
-      if (value !== undefined && !name.startsWith('GPUMKT_') && name !== 'XDG_CONFIG_HOME') {
-        env[name] = value;
-      }
-    }
-    const child = spawn('script', ['-qec', quoted.join(' '), '/dev/null'], {
-      env: { ...env, ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.stdin ?? '');
-  });
+/** Runs the built `gpumkt` as a child process, the way a user's shell would. */
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  return collect(process.execPath, [CLI_MAIN, ...args], options);
+}
+
+const shellQuote = (arg: string): string => `'${arg.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Runs the CLI under a pseudo-terminal (util-linux `script`, part of every Debian system),
+ * for the branches that depend on a terminal. Everything the terminal shows arrives as
+ * `stdout` of the result, with CRLF line ends. With `stdoutFile`, the client's stdout is
+ * redirected to that file, so only its stderr is a terminal.
+ */
+export function runCliInTerminal(
+  args: string[],
+  options: CliOptions & { stdoutFile?: string } = {},
+): Promise<CliResult> {
+  const command = [process.execPath, CLI_MAIN, ...args].map(shellQuote).join(' ');
+  const redirected = options.stdoutFile
+    ? `${command} > ${shellQuote(options.stdoutFile)}`
+    : command;
+  return collect('script', ['-qec', redirected, '/dev/null'], options);
+}
+
+/** Stdout of a successful --raw run: exactly one JSON document and nothing else. */
+export function rawDocument<T = Record<string, unknown>>(result: CliResult): T {
+  if (result.code !== 0) throw new Error(`exit ${result.code}: ${result.stderr}`);
+  // JSON.parse refuses anything but one document (surrounding whitespace aside).
+  return JSON.parse(result.stdout) as T;
+}
+
+export interface ExplainedRequest {
+  method: string;
+  /** The full URL, query included, as the client prints it. */
+  url: string;
+  /** The exact JSON body; undefined when the request must carry none. */
+  body?: string;
+  /** Decoded query parameters, `name = value` as printed. */
+  query?: string[];
+}
+
+/**
+ * Checks the --explain lines of one request on stderr: method and URL, each query
+ * parameter, the body (or its absence), and the key shown only as <redacted>.
+ */
+export function expectExplained(stderr: string, request: ExplainedRequest, key: string): void {
+  const lines = stderr.split('\n');
+  const start = lines.indexOf(`[explain] ${request.method} ${request.url}`);
+  if (start === -1) {
+    throw new Error(`no "[explain] ${request.method} ${request.url}" line in:\n${stderr}`);
+  }
+  const block: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (!line.startsWith('[explain]   ')) break;
+    block.push(line.slice('[explain]   '.length));
+  }
+  const expected = [
+    ...(request.query ?? []).map((entry) => `query ${entry}`),
+    ...(request.body === undefined ? [] : [`body ${request.body}`]),
+  ];
+  const shown = block.filter((line) => !line.startsWith('Authorization: '));
+  if (JSON.stringify(shown) !== JSON.stringify(expected)) {
+    throw new Error(
+      `explained ${JSON.stringify(shown)}, expected ${JSON.stringify(expected)}:\n${stderr}`,
+    );
+  }
+  if (!block.some((line) => line.startsWith('Authorization: Bearer <redacted> (key from '))) {
+    throw new Error(`no redacted Authorization line in:\n${stderr}`);
+  }
+  if (stderr.includes(key)) throw new Error(`the key appears in --explain output:\n${stderr}`);
+}
+
+/** No JavaScript stack frame in the output: user mistakes get one line, not a trace. */
+export function expectNoStackTrace(result: CliResult): void {
+  const text = `${result.stdout}\n${result.stderr}`;
+  if (/\n\s+at .+[(:]\d+/.test(text) || /\b(TypeError|ReferenceError|SyntaxError):/.test(text)) {
+    throw new Error(`a stack trace was printed:\n${text}`);
+  }
 }

@@ -1,12 +1,12 @@
 import { Command, CommanderError, Option } from 'commander';
 import { registerChargesCommands } from './commands/charges.commands';
-import { CommandKit } from './commands/command-kit';
+import { CommandKit, examples } from './commands/command-kit';
 import { registerCompletionCommand } from './commands/completion.commands';
 import { registerEndpointCommands } from './commands/endpoints.commands';
 import { registerTfaCommands } from './commands/tfa.commands';
 import { registerUserCommands } from './commands/user.commands';
 import { registerVolumeCommands } from './commands/volumes.commands';
-import { DEFAULT_URL, URL_ENV } from './context';
+import { DEFAULT_URL, URL_ENV } from './config/api-url';
 import { API_KEY_ENV } from './config/key-resolution';
 import { ApiError, CliFailure, UsageError } from './errors';
 import { renderApiError } from './error-report';
@@ -35,10 +35,14 @@ export function buildProgram(io: Io): Command {
         .argParser(numberOption({ integer: true, min: 0, max: 20 }))
         .default(DEFAULT_RETRY_POLICY.retries),
     )
-    .option('--raw', 'print exactly one JSON document on stdout (errors as JSON on stderr)')
+    .option(
+      '--raw',
+      'print exactly one JSON document on stdout, api errors as JSON on stderr ' +
+        '(default: off, human-readable output)',
+    )
     .option(
       '--explain',
-      "print each request's method, URL, query and body on stderr (key redacted)",
+      "print each request's method, URL, query and body on stderr, the key redacted (default: off)",
     )
     .option(
       '--api-key <key>',
@@ -57,7 +61,30 @@ export function buildProgram(io: Io): Command {
   registerEndpointCommands(kit);
   registerTfaCommands(kit);
   registerCompletionCommand(kit);
+  addGroupExamples(program);
   return program;
+}
+
+/** Examples for the verbs that only group commands, so every help screen ends with some. */
+const GROUP_EXAMPLES: Record<string, string[]> = {
+  set: ['gpumkt set api-key 3f9c...e1'],
+  show: [
+    'gpumkt show user',
+    'gpumkt show invoices --charges -s 2025-11-01 -e 2025-11-05',
+    'gpumkt show endpoints --raw',
+  ],
+  unlist: ['gpumkt unlist volume 5012'],
+  create: ['gpumkt create endpoint --endpoint_name llama-prod --target_util 0.8'],
+  update: ['gpumkt update endpoint 42 --max_workers 30'],
+  delete: ['gpumkt delete endpoint 42'],
+  tfa: ['gpumkt tfa status', 'gpumkt tfa login -t totp -c 123456'],
+};
+
+function addGroupExamples(program: Command): void {
+  for (const command of program.commands) {
+    const lines = GROUP_EXAMPLES[command.name()];
+    if (lines) command.addHelpText('after', examples(...lines));
+  }
 }
 
 /** Runs one invocation and returns the exit code; never throws. */

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { DEFAULT_URL, URL_ENV } from './config/api-url';
 import { ConfigStore, configDirectory } from './config/config-store';
 import { resolveApiKey } from './config/key-resolution';
 import { UsageError } from './errors';
@@ -6,8 +7,6 @@ import { ApiClient } from './http/api-client';
 import { DEFAULT_RETRY_POLICY } from './http/retry-policy';
 import { Io } from './io';
 
-export const DEFAULT_URL = 'http://127.0.0.1:3000';
-export const URL_ENV = 'GPUMKT_URL';
 const REQUEST_TIMEOUT_MS = 120_000;
 
 export interface GlobalOptions {

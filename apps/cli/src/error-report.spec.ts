@@ -1,4 +1,4 @@
-import { ApiError } from './errors';
+import { ApiError, summarizeBody } from './errors';
 import { renderApiError } from './error-report';
 
 const NOW = new Date('2025-11-10T12:00:00Z');
@@ -24,9 +24,28 @@ describe('renderApiError', () => {
         NOW,
       ),
     ).toBe('Error 429: API requests too frequent endpoint threshold=1.0\n');
-    expect(renderApiError(new ApiError(502, null, 'Bad Gateway'), false, NOW)).toBe(
-      'Error 502: Bad Gateway\n',
+  });
+
+  it('sums up a body that is not JSON in one line and says where to look', () => {
+    const html =
+      '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>';
+    expect(renderApiError(new ApiError(502, null, html), false, NOW)).toBe(
+      'Error 502: 502 Bad Gateway\n' +
+        'Hint: this answer is not JSON, so it did not come from the api: check --url ' +
+        '(or $GPUMKT_URL) and any proxy in front of the api.\n',
     );
+    expect(summarizeBody('<p>Service\n  <b>down</b></p>')).toBe('Service down');
+    expect(summarizeBody('   ')).toBe('(empty body)');
+    expect(summarizeBody('x'.repeat(500))).toBe(`${'x'.repeat(197)}...`);
+  });
+
+  it('explains that a next page token belongs to its own listing', () => {
+    const text = renderApiError(
+      error(400, { success: false, error: 'invalid_token', msg: 'Invalid pagination token' }),
+      false,
+      NOW,
+    );
+    expect(text).toMatch(/^Error 400 invalid_token: Invalid pagination token\nHint: .*-s and -e/);
   });
 
   it('adds the failure count, the lock end and the expiry hint of 2FA errors', () => {

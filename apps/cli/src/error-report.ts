@@ -31,6 +31,18 @@ export function renderApiError(error: ApiError, raw: boolean, now: Date): string
   if (error.status === 401 && error.text.includes('Two Factor Authentication')) {
     lines.push('Hint: open a session with "gpumkt tfa login".');
   }
+  if (error.code === 'invalid_token') {
+    lines.push(
+      'Hint: a next page token only continues the listing it came from: repeat its -s and -e ' +
+        '(as printed beside the token), -ct, -f and --latest-first.',
+    );
+  }
+  if (error.body === null) {
+    lines.push(
+      'Hint: this answer is not JSON, so it did not come from the api: check --url ' +
+        '(or $GPUMKT_URL) and any proxy in front of the api.',
+    );
+  }
   if (error.code === 'auth_error' && error.status === 403) {
     lines.push('Hint: save your key with "gpumkt set api-key KEY", or pass --api-key.');
   }

@@ -27,12 +27,12 @@ export class ApiError extends Error {
     return typeof value === 'string' ? value : undefined;
   }
 
-  /** `msg` of the envelope, `detail` of a rate-limit answer, else the raw text. */
+  /** `msg` of the envelope, `detail` of a rate-limit answer, else a summary of the body. */
   get text(): string {
     const msg = this.field('msg') ?? this.field('detail');
     if (typeof msg === 'string') return msg;
     if (msg !== undefined && msg !== null) return JSON.stringify(msg);
-    return this.rawBody.trim() || '(no message)';
+    return summarizeBody(this.rawBody);
   }
 
   field(name: string): unknown {
@@ -42,4 +42,17 @@ export class ApiError extends Error {
     }
     return undefined;
   }
+}
+
+const SUMMARY_LENGTH = 200;
+
+/**
+ * One line from a body that is not the api's JSON (a proxy's HTML error page, a web
+ * server at the wrong URL): the page title if any, else the text without tags, shortened.
+ */
+export function summarizeBody(raw: string): string {
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(raw)?.[1];
+  const text = (title ?? raw.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+  if (text === '') return '(empty body)';
+  return text.length > SUMMARY_LENGTH ? `${text.slice(0, SUMMARY_LENGTH - 3)}...` : text;
 }

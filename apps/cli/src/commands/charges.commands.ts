@@ -84,41 +84,57 @@ function addChargesOptions(command: Command, kit: CommandKit, isAlias: boolean):
         ? 'Same as "show invoices" (the public client\'s name)'
         : 'Show per-contract charges (GPU, disk, bandwidth) for instances, volumes and serverless',
     )
-    .option('-c, --charges', 'show the charges report (required: the only report served here)')
+    .option(
+      '-c, --charges',
+      'show the charges report (required: the invoices listing is not served here)',
+    )
     .option(
       '-s, --start-date <date>',
-      'first day, YYYY-MM-DD in UTC or unix seconds (default: 7 days before the end)',
+      'first day, YYYY-MM-DD in UTC or unix seconds ' +
+        '(default: 6 days before --end-date, so 7 whole days, else 7 days before now)',
     )
     .option(
       '-e, --end-date <date>',
-      'last day, included whole when given as YYYY-MM-DD (default: 7 days after the start, else now)',
+      'last day, YYYY-MM-DD in UTC (that whole day is included) or unix seconds ' +
+        '(default: the 7th day from --start-date, else now)',
     )
     .option(
       '--charge-type <types...>',
-      'only these types (short form -ct): i|instance, v|volume, s|serverless; several allowed, e.g. -ct i v',
+      'only these types (short form -ct): i|instance, v|volume, s|serverless; several ' +
+        'allowed, e.g. -ct i v (default: all types)',
+    )
+    .addOption(
+      new Option('-l, --limit <n>', `entries per page, 1..${MAX_LIMIT}`)
+        .argParser(numberOption({ integer: true, min: 1, max: MAX_LIMIT }))
+        .default(DEFAULT_LIMIT),
     )
     .option(
-      '-l, --limit <n>',
-      `entries per page, 1..${MAX_LIMIT}`,
-      numberOption({ integer: true, min: 1, max: MAX_LIMIT }),
-      DEFAULT_LIMIT,
+      '-t, --next-token <token>',
+      'continue from the "Next page token" of an earlier page, with the same -s, -e, -ct, ' +
+        '-f and --latest-first (default: the first page)',
     )
-    .option('-t, --next-token <token>', 'continue from the "Next page token" of an earlier page')
     .addOption(
       new Option(
         '-f, --format <format>',
         'table (flat rows) or tree (serverless grouped per endpoint)',
       )
         .argParser(choiceOption(['table', 'tree'] as const))
-        .default('table'),
+        .default('table', 'table'),
     )
     .option('--latest-first', 'most recent charges first (default: oldest first)')
-    .option('-v, --verbose', 'add the breakdown per charge type (gpu, disk, bwd, bwu)')
+    .option(
+      '-v, --verbose',
+      'add the breakdown per charge type: gpu, disk, bwd, bwu (default: off)',
+    )
     .option(
       '--all',
-      'follow the next page token to the last page (progress on stderr when a terminal)',
+      'follow the next page token to the last page, with progress on stderr when it is a ' +
+        'terminal (default: off, one page)',
     )
-    .option('--csv', 'print CSV (RFC 4180) instead of a table; the summary goes to stderr')
+    .option(
+      '--csv',
+      'print CSV (RFC 4180) instead of a table; the summary goes to stderr (default: off)',
+    )
     .addHelpText(
       'after',
       examples(
@@ -138,23 +154,34 @@ async function showCharges(context: CommandContext, options: ChargesOptions): Pr
     );
   }
   if (options.csv && context.raw) throw new UsageError('--csv and --raw cannot be combined');
-  // Validate dates and types before any request, so a typo costs nothing.
-  buildChargesQuery(options, context.io.now());
+  // The window is computed once and sent as exact seconds, so every page of --all belongs
+  // to one walk (a next_token is only valid for the filters it was made for).
+  const usedWindow = computeDateWindow(options.startDate, options.endDate, context.io.now());
+  const fixed: ChargesOptions = {
+    ...options,
+    startDate: String(usedWindow.gte),
+    endDate: String(usedWindow.lte),
+  };
+  // Dates and types are checked before any request, so a typo costs nothing.
+  buildChargesQuery(fixed, context.io.now());
   const page = options.all
-    ? await fetchAllPages(context, options)
-    : await fetchPage(context, options, options.nextToken);
+    ? await fetchAllPages(context, fixed)
+    : await fetchPage(context, fixed, options.nextToken);
   if (context.raw) return context.printJson(page);
   const verbose = Boolean(options.verbose);
+  // Without dates the window ends "now", which moves: a later -t needs it spelled out.
+  const window =
+    options.startDate === undefined && options.endDate === undefined ? usedWindow : undefined;
   if (options.csv) {
     context.print(renderChargesCsv(page.results, verbose));
-    context.note(renderFooter(page));
+    context.note(renderFooter(page, window));
     return;
   }
   const body =
     options.format === 'tree'
       ? renderChargesTree(page.results, verbose)
       : renderChargesTable(page.results, verbose);
-  context.print(`${body}\n${renderFooter(page)}`);
+  context.print(`${body}\n${renderFooter(page, window)}`);
 }
 
 function fetchPage(
@@ -173,17 +200,13 @@ async function fetchAllPages(
   context: CommandContext,
   options: ChargesOptions,
 ): Promise<ChargePage> {
-  // The window is fixed once: pages made for other filters would be refused by the server.
-  const now = context.io.now();
-  const frozen = { ...options, startDate: undefined, endDate: undefined };
-  const window = computeDateWindow(options.startDate, options.endDate, now);
-  const fixed = { ...frozen, startDate: String(window.gte), endDate: String(window.lte) };
-  const progress = context.io.stderr.isTTY && !context.raw;
+  // Progress is for a person watching stderr; stdout (table, CSV or --raw) is unaffected.
+  const progress = context.io.stderr.isTTY;
   const results: ChargePage['results'] = [];
   let total = 0;
   let token = options.nextToken;
   for (;;) {
-    const page = await fetchPage(context, fixed, token);
+    const page = await fetchPage(context, options, token);
     results.push(...page.results);
     total = page.total;
     if (progress) context.io.stderr.write(`\rFetched ${results.length} of ${total}`);

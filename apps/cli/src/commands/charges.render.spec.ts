@@ -106,5 +106,12 @@ describe('charges rendering', () => {
     expect(renderFooter({ count: 1, total: 5, next_token: 'NT1' })).toBe(
       'Showing 1 of 5\nNext page token: NT1  (pass it with -t, or use --all)\n',
     );
+    // A window that ended "now" must be spelled out for the token to match it later.
+    expect(
+      renderFooter({ count: 1, total: 5, next_token: 'NT1' }, { gte: 1000, lte: 605800 }),
+    ).toBe(
+      'Showing 1 of 5\nNext page token: NT1  ' +
+        '(pass it with -t plus -s 1000 -e 605800 to stay in this window, or use --all)\n',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { DateWindow } from '../options/date-window';
 import { renderCsv } from '../output/csv';
 import { formatAmount, formatIsoTimestamp, formatTimestamp } from '../output/format';
 import { renderTable } from '../output/table';
@@ -130,10 +131,20 @@ export function renderChargesCsv(entries: readonly ChargeEntry[], verbose: boole
   return renderCsv(CSV_HEADER, rows);
 }
 
-export function renderFooter(page: Pick<ChargePage, 'count' | 'total' | 'next_token'>): string {
+/**
+ * `Showing N of M`, then the next page token with how to continue. `window` is given when
+ * the user typed no dates: that window ended "now", so continuing it needs it spelled out.
+ */
+export function renderFooter(
+  page: Pick<ChargePage, 'count' | 'total' | 'next_token'>,
+  window?: DateWindow,
+): string {
   const lines = [`Showing ${page.count} of ${page.total}`];
   if (page.next_token) {
-    lines.push(`Next page token: ${page.next_token}  (pass it with -t, or use --all)`);
+    const how = window
+      ? `pass it with -t plus -s ${window.gte} -e ${window.lte} to stay in this window, or use --all`
+      : 'pass it with -t, or use --all';
+    lines.push(`Next page token: ${page.next_token}  (${how})`);
   }
   return `${lines.join('\n')}\n`;
 }

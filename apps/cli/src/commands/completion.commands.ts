@@ -54,9 +54,13 @@ complete -F _gpumkt gpumkt
 `;
 }
 
+/**
+ * zsh runs the bash function through its own bash-completion emulation (bashcompinit),
+ * which needs compinit: loaded here when the user's setup has not done it.
+ */
 export function zshCompletion(program: Command): string {
-  return `#compdef gpumkt
-# gpumkt zsh completion. Install: gpumkt completion zsh > "\${fpath[1]}/_gpumkt"
+  return `# gpumkt zsh completion. Install: echo 'source <(gpumkt completion zsh)' >> ~/.zshrc
+type compdef >/dev/null 2>&1 || { autoload -Uz compinit && compinit; }
 autoload -U +X bashcompinit && bashcompinit
 ${bashCompletion(program)}`;
 }
@@ -65,10 +69,14 @@ export function registerCompletionCommand(kit: CommandKit): void {
   kit.program
     .command('completion')
     .description('Print a shell completion script')
-    .argument('<shell>', 'bash or zsh', choiceOption(['bash', 'zsh'] as const))
+    .argument('<shell>', 'bash or zsh (required)', choiceOption(['bash', 'zsh'] as const))
     .addHelpText(
       'after',
-      examples('source <(gpumkt completion bash)', 'gpumkt completion zsh > "${fpath[1]}/_gpumkt"'),
+      examples(
+        'source <(gpumkt completion bash)',
+        'gpumkt completion bash > ~/.local/share/bash-completion/completions/gpumkt',
+        "echo 'source <(gpumkt completion zsh)' >> ~/.zshrc",
+      ),
     )
     .action(
       kit.action((context: CommandContext, shell: 'bash' | 'zsh') => {

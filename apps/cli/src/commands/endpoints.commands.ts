@@ -13,6 +13,8 @@ interface EndpointOptionSpec {
   rule?: NumberRule;
   /** The spec's default, sent by create when the option is not given. */
   createDefault: number | string | null;
+  /** How help shows a null default. */
+  nullDefaultText?: string;
 }
 
 /** The spec's endpoint group options (service-spec "Endpoint group"), in wire order. */
@@ -64,6 +66,7 @@ export const ENDPOINT_OPTIONS: readonly EndpointOptionSpec[] = [
     placeholder: 'name',
     help: 'deployment endpoint name; several groups may share one (letters, digits, _ and -)',
     createDefault: null,
+    nullDefaultText: 'none',
   },
   {
     name: 'max_queue_time',
@@ -85,6 +88,7 @@ export const ENDPOINT_OPTIONS: readonly EndpointOptionSpec[] = [
     help: 'seconds without traffic before the endpoint may scale to zero active workers (integer)',
     rule: { integer: true, min: 0 },
     createDefault: null,
+    nullDefaultText: "the server's (the spec leaves it open)",
   },
 ];
 
@@ -98,10 +102,19 @@ function endpointNameOption(value: string): string {
   return value;
 }
 
+/** The default as the spec writes it: 0.0 and 30.0 for numbers, 5 for integers. */
+function shownDefault(spec: EndpointOptionSpec): string {
+  const value = spec.createDefault;
+  if (value === null) return spec.nullDefaultText ?? 'none';
+  if (typeof value === 'number' && !spec.rule?.integer && Number.isInteger(value)) {
+    return value.toFixed(1);
+  }
+  return String(value);
+}
+
 function addEndpointOptions(command: Command, withDefaults: boolean): Command {
   for (const spec of ENDPOINT_OPTIONS) {
-    const shown =
-      spec.createDefault === null ? 'none (server default)' : String(spec.createDefault);
+    const shown = shownDefault(spec);
     const option = new Option(
       `--${spec.name} <${spec.placeholder}>`,
       withDefaults ? `${spec.help} (default: ${shown})` : `${spec.help} (default: unchanged)`,

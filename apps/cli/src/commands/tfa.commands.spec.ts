@@ -1,5 +1,6 @@
 import { UsageError } from '../errors';
-import { totpDisplayMode, verificationBody } from './tfa.commands';
+import { InvalidArgumentError } from 'commander';
+import { labelOption, totpDisplayMode, verificationBody } from './tfa.commands';
 import { backupCodesRemainingNote, renderBackupCodes, renderTfaStatus } from './tfa.render';
 
 describe('tfa commands', () => {
@@ -30,6 +31,17 @@ describe('tfa commands', () => {
     expect(() => verificationBody({ code: '1', backupCode: 'X' })).toThrow(UsageError);
     expect(() => verificationBody({ code: '1', methodType: 'sms' })).toThrow(/needs --secret/);
     expect(() => verificationBody({ code: '1', methodType: 'email' })).toThrow(/tfa send-email/);
+    // No -t, no method id, no secret: the api would read an sms code and refuse it.
+    expect(() => verificationBody({ code: '1' })).toThrow(/-t totp for an authenticator app/);
+    expect(verificationBody({ code: '1', secret: 'S' })).toEqual({ code: '1', secret: 'S' });
+  });
+
+  it('checks labels against the 30-character limit, counting characters, not bytes', () => {
+    expect(labelOption('Phone app')).toBe('Phone app');
+    expect(labelOption('é'.repeat(30))).toBe('é'.repeat(30));
+    expect(labelOption('📱'.repeat(30))).toBe('📱'.repeat(30));
+    expect(() => labelOption('x'.repeat(31))).toThrow('Use 1 to 30 characters (this one has 31).');
+    expect(() => labelOption('')).toThrow(InvalidArgumentError);
   });
 
   it('renders status, backup codes and the remaining-codes note', () => {

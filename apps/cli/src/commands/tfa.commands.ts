@@ -1,8 +1,9 @@
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import qrcode from 'qrcode-terminal';
 import { SESSION_KEY_FILE, writeSecretFile } from '../config/config-store';
+import { describeKeySource } from '../config/key-resolution';
 import { CommandContext } from '../context';
 import { CliFailure, UsageError } from '../errors';
 import { choiceOption, numberOption, parseBooleanWord } from '../options/validation';
@@ -26,35 +27,56 @@ interface VerifyOptions {
 
 const methodId = numberOption({ integer: true, min: 1 });
 
+/** The spec's limit on method labels, checked before anything is sent. */
+export const LABEL_MAX_LENGTH = 30;
+
+export function labelOption(value: string): string {
+  const length = [...value].length;
+  if (length === 0 || length > LABEL_MAX_LENGTH) {
+    throw new InvalidArgumentError(
+      `Use 1 to ${LABEL_MAX_LENGTH} characters (this one has ${length}).`,
+    );
+  }
+  return value;
+}
+
 /** Drops undefined values: the 2FA routes take absent options as absent, not null. */
 function compact(body: Body): Body {
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
 }
 
-function addVerifyOptions(command: Command): Command {
+/**
+ * The verification options of login, delete, regen-codes and auth-new. `methodTypeDefault`
+ * says what happens without -t, which differs: the api assumes sms, auth-new sends email.
+ */
+function addVerifyOptions(command: Command, methodTypeDefault: string): Command {
   return command
-    .option('-c, --code <code>', 'the 6-digit code from your SMS, email or authenticator app')
+    .option(
+      '-c, --code <code>',
+      'the 6-digit code from your SMS, email or authenticator app (this or -bc is required)',
+    )
     .option(
       '--backup-code <code>',
-      'a backup code XXXX-XXXX-XXXX instead of a code (short form -bc)',
+      'a backup code XXXX-XXXX-XXXX instead of a code, short form -bc (this or -c is required)',
     )
     .addOption(
       new Option(
         '-t, --method-type <type>',
-        'how the code was obtained: email, sms or totp',
+        `how the code was obtained: email, sms or totp (default: ${methodTypeDefault})`,
       ).argParser(choiceOption(['email', 'sms', 'totp'] as const)),
     )
     .addOption(
       new Option(
         '--method-id <id>',
-        'the method id, when several methods share a type (short form -id)',
+        'the method id, when several methods share a type, short form -id ' +
+          '(default: the only method of that type)',
       )
         .argParser(methodId)
         .conflicts('methodType'),
     )
     .option(
       '-s, --secret <secret>',
-      'the secret printed by send-sms/send-email (needed for sms and email codes)',
+      'the secret printed by send-sms/send-email (required with an sms or email code)',
     );
 }
 
@@ -70,6 +92,18 @@ export function verificationBody(options: VerifyOptions): Body {
   ) {
     throw new UsageError(
       `an ${options.methodType} code needs --secret, printed by "gpumkt tfa send-${options.methodType}"`,
+    );
+  }
+  // The api would take such a code for an sms code and refuse it for the missing secret.
+  if (
+    options.code &&
+    options.methodType === undefined &&
+    options.methodId === undefined &&
+    !options.secret
+  ) {
+    throw new UsageError(
+      'say where the code comes from: -t totp for an authenticator app, or -s SECRET ' +
+        '(printed by "gpumkt tfa send-sms" or "send-email") for a code sent to you',
     );
   }
   return compact({
@@ -150,6 +184,9 @@ async function confirm(
   if (!answer || !/^y(es)?$/i.test(answer.trim())) throw new CliFailure('Operation cancelled.');
 }
 
+/** What the api assumes when tfa_method is left out. */
+const API_METHOD_DEFAULT = 'sms, or email when -s is the secret of an emailed code';
+
 export function registerTfaCommands(kit: CommandKit): void {
   const tfa = kit.program
     .command('tfa')
@@ -175,7 +212,10 @@ export function registerTfaCommands(kit: CommandKit): void {
       'E.164 number, e.g. +15551234567 (default: the number on file)',
     )
     .addOption(
-      new Option('--method-id <id>', 'send to the number of this SMS method').argParser(methodId),
+      new Option(
+        '--method-id <id>',
+        'send to the number of this SMS method (default: the number given or on file)',
+      ).argParser(methodId),
     )
     .addHelpText(
       'after',
@@ -186,8 +226,11 @@ export function registerTfaCommands(kit: CommandKit): void {
   tfa
     .command('resend-sms')
     .description('Send the code of a pending SMS challenge again')
-    .requiredOption('-s, --secret <secret>', 'the secret printed by send-sms')
-    .option('-p, --phone-number <phone>', 'must match the number of the original challenge')
+    .requiredOption('-s, --secret <secret>', 'the secret printed by send-sms (required)')
+    .option(
+      '-p, --phone-number <phone>',
+      'must match the number of the original challenge (default: that number)',
+    )
     .addHelpText('after', examples('gpumkt tfa resend-sms -s 0f1e2d...'))
     .action(kit.action(resendSms));
 
@@ -206,6 +249,7 @@ export function registerTfaCommands(kit: CommandKit): void {
         'Authorize adding a method (30 minutes). Step 1 sends a code (or takes a backup code); ' +
           'step 2 passes the code back with -s and -c.',
       ),
+    'email, the only choice without methods',
   )
     .addHelpText(
       'after',
@@ -226,18 +270,27 @@ export function registerTfaCommands(kit: CommandKit): void {
     .argument('<code>', 'the 6-digit code')
     .requiredOption(
       '--secret <secret>',
-      'the totp-setup secret (totp) or the send-sms secret (sms)',
+      'the totp-setup secret (totp) or the send-sms secret (sms) (required)',
     )
     .addOption(
       new Option('-t, --method-type <type>', 'sms or totp')
         .argParser(choiceOption(['sms', 'totp'] as const))
-        .default('totp'),
+        .default('totp', 'totp'),
     )
-    .option('-p, --phone-number <phone>', 'E.164 number (sms only)')
-    .option('-l, --label <label>', 'display label, at most 30 characters')
+    .option(
+      '-p, --phone-number <phone>',
+      'E.164 number, e.g. +15551234567 (required with -t sms; default: none)',
+    )
+    .addOption(
+      new Option(
+        '-l, --label <label>',
+        `display label, at most ${LABEL_MAX_LENGTH} characters (default: none)`,
+      ).argParser(labelOption),
+    )
     .option(
       '-o, --output <file>',
-      'write the backup codes to this new file (mode 0600) instead of printing them',
+      'write the backup codes to this new file (mode 0600) instead of printing them ' +
+        '(default: print them once)',
     )
     .addHelpText(
       'after',
@@ -252,6 +305,7 @@ export function registerTfaCommands(kit: CommandKit): void {
     tfa
       .command('login')
       .description('Open a 2FA session; its key is saved (mode 0600) and used by later commands'),
+    API_METHOD_DEFAULT,
   )
     .addHelpText(
       'after',
@@ -269,14 +323,19 @@ export function registerTfaCommands(kit: CommandKit): void {
       .description(
         'Remove a 2FA method (the verifying one unless --id-to-delete); the last one turns 2FA off',
       ),
+    API_METHOD_DEFAULT,
   )
     .addOption(
       new Option(
         '--id-to-delete <id>',
-        'the method to remove (short form -id); required with a backup code',
+        'the method to remove, short form -id; required with a backup code ' +
+          '(default: the verifying method)',
       ).argParser(methodId),
     )
-    .option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)')
+    .option(
+      '-y, --yes',
+      'do not ask for confirmation, needed when stdin is not a terminal (default: ask)',
+    )
     .addHelpText(
       'after',
       examples(
@@ -290,12 +349,17 @@ export function registerTfaCommands(kit: CommandKit): void {
     tfa
       .command('regen-codes')
       .description('Replace all backup codes with 10 new ones, returned once'),
+    API_METHOD_DEFAULT,
   )
     .option(
       '-o, --output <file>',
-      'write the codes to this new file (mode 0600) instead of printing them',
+      'write the codes to this new file (mode 0600) instead of printing them ' +
+        '(default: print them once)',
     )
-    .option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)')
+    .option(
+      '-y, --yes',
+      'do not ask for confirmation, needed when stdin is not a terminal (default: ask)',
+    )
     .addHelpText('after', examples('gpumkt tfa regen-codes -t totp -c 123456 -o codes.txt --yes'))
     .action(kit.action(regenCodes));
 
@@ -303,11 +367,17 @@ export function registerTfaCommands(kit: CommandKit): void {
     .command('update')
     .description('Change the label or the primary flag of a method')
     .argument('<method-id>', 'the method id (see tfa status)', methodId)
-    .option('-l, --label <label>', 'new label, at most 30 characters')
     .addOption(
-      new Option('-p, --set-primary <value>', 'true or false (t/f accepted)').argParser(
-        parseBooleanWord,
-      ),
+      new Option(
+        '-l, --label <label>',
+        `new label, at most ${LABEL_MAX_LENGTH} characters (default: unchanged)`,
+      ).argParser(labelOption),
+    )
+    .addOption(
+      new Option(
+        '-p, --set-primary <value>',
+        'make it the primary method: true or false, t/f accepted (default: unchanged)',
+      ).argParser(parseBooleanWord),
     )
     .addHelpText('after', examples('gpumkt tfa update 12 -l "Work phone" -p true'))
     .action(kit.action(update));
@@ -464,7 +534,8 @@ async function activate(
 
 async function login(context: CommandContext, options: VerifyOptions): Promise<void> {
   const body = verificationBody(options);
-  const response = await context.api().request({ method: 'POST', path: '/api/v0/tfa/', body });
+  const api = context.api();
+  const response = await api.request({ method: 'POST', path: '/api/v0/tfa/', body });
   const sessionKey = response.session_key;
   if (typeof sessionKey !== 'string' || sessionKey === '') {
     throw new CliFailure(
@@ -472,9 +543,19 @@ async function login(context: CommandContext, options: VerifyOptions): Promise<v
     );
   }
   const path = context.store.write(SESSION_KEY_FILE, sessionKey);
+  // An explicit key (--api-key, $GPUMKT_API_KEY) beats the session file on later commands.
+  const shadowed = api.currentKey.source === 'flag' || api.currentKey.source === 'env';
+  if (shadowed) {
+    context.note(
+      `Note: ${describeKeySource(api.currentKey)} takes precedence over the session key; ` +
+        'leave it out for later commands to use the session.',
+    );
+  }
   const { session_key: _secret, ...rest } = response;
   if (context.raw) return context.printJson({ ...rest, session_key_file: path });
-  const lines = [`2FA login successful. Session key saved to ${path}; later commands use it.`];
+  const lines = [
+    `2FA login successful. Session key saved to ${path}${shadowed ? '.' : '; later commands use it.'}`,
+  ];
   const note = backupCodesRemainingNote(response.backup_codes_remaining);
   if (note) lines.push(note);
   context.print(lines.join('\n'));

@@ -24,7 +24,7 @@ export function registerUserCommands(kit: CommandKit): void {
     .verb('show', 'Show account data')
     .command('user')
     .description('Show your account (the API key is never printed)')
-    .option('-q, --quiet', 'accepted for compatibility; no effect')
+    .option('-q, --quiet', 'accepted for compatibility with vastai; no effect (default: off)')
     .addHelpText('after', examples('gpumkt show user', 'gpumkt show user --raw'))
     .action(kit.action(showUser));
 }

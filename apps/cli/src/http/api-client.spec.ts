@@ -149,6 +149,30 @@ describe('ApiClient', () => {
     expect(memory.stderr()).toContain('Notice: your 2FA session has expired');
   });
 
+  it("also falls back on the spec's 403 auth_error for a session that is no longer valid", async () => {
+    const store = new ConfigStore(join(mkdtempSync(join(tmpdir(), 'gpumkt-unit-')), 'gpumkt'));
+    store.write(API_KEY_FILE, 'api-key');
+    store.write(SESSION_KEY_FILE, 'session-key');
+    const { api, calls } = client(
+      [
+        { status: 403, body: { success: false, error: 'auth_error', msg: 'Session expired' } },
+        { status: 200, body: { id: 1 } },
+      ],
+      { store },
+    );
+    await expect(api.request({ method: 'GET', path: '/u' })).resolves.toEqual({ id: 1 });
+    expect(calls).toHaveLength(2);
+    // Another 403 (a team context) is a real refusal, not an expired session.
+    store.write(SESSION_KEY_FILE, 'session-key');
+    const team = client(
+      [{ status: 403, body: { success: false, error: 'team_user_forbidden', msg: 'no' } }],
+      { store },
+    );
+    await expect(team.api.request({ method: 'GET', path: '/u' })).rejects.toBeInstanceOf(ApiError);
+    expect(team.calls).toHaveLength(1);
+    expect(store.read(SESSION_KEY_FILE)).toBe('session-key');
+  });
+
   it('does not fall back for a key that did not come from the session file', async () => {
     const store = new ConfigStore(join(mkdtempSync(join(tmpdir(), 'gpumkt-unit-')), 'gpumkt'));
     store.write(API_KEY_FILE, 'api-key');
@@ -166,8 +190,19 @@ describe('ApiClient', () => {
     expect(memory.sleeps).toEqual([150, 225]);
   });
 
-  it('refuses a 2xx whose body is not JSON', async () => {
-    const { api } = client([{ status: 200, body: '' }]);
-    await expect(api.request({ method: 'GET', path: '/u' })).rejects.toThrow('not JSON');
+  it('refuses a 2xx whose body is not JSON, in one line that points at --url', async () => {
+    const { api } = client([
+      {
+        status: 200,
+        body: '<html><title>Welcome</title></html>',
+        headers: { 'content-type': 'text/html' },
+      },
+    ]);
+    const error = await api.request({ method: 'GET', path: '/u' }).catch((e) => e);
+    expect(error).toBeInstanceOf(CliFailure);
+    expect(error.message).toBe(
+      'http://api.test answered 200 with a body that is not JSON (text/html: Welcome); ' +
+        "check that --url (or $GPUMKT_URL) is the api's address",
+    );
   });
 });

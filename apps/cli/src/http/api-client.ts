@@ -1,6 +1,7 @@
+import { URL_ENV } from '../config/api-url';
 import { ConfigStore, SESSION_KEY_FILE } from '../config/config-store';
 import { describeKeySource, ResolvedKey } from '../config/key-resolution';
-import { ApiError, CliFailure } from '../errors';
+import { ApiError, CliFailure, summarizeBody } from '../errors';
 import { Io } from '../io';
 import { buildUrl, QueryValue } from './query-encoding';
 import { RetryPolicy, retryDelay } from './retry-policy';
@@ -27,10 +28,15 @@ export interface ApiClientOptions {
   fetchImpl?: typeof fetch;
 }
 
-const EXPIRED_SESSION = [
+/**
+ * Answers that mean "this Bearer key is no longer accepted": the messages the public
+ * client recognises, and the spec's auth_error (403) for an expired session.
+ */
+const EXPIRED_SESSION: readonly { status: number; msg?: string; error?: string }[] = [
   { status: 404, msg: 'Session expired. Please log in again.' },
   { status: 401, msg: 'Invalid user key' },
   { status: 404, msg: 'Invalid user key' },
+  { status: 403, error: 'auth_error' },
 ];
 
 /** HTTP to the api: JSON in and out, retries with backoff, --explain, session fallback. */
@@ -59,7 +65,12 @@ export class ApiClient {
 
   private isExpiredSession(error: ApiError): boolean {
     if (this.key.source !== 'session') return false;
-    return EXPIRED_SESSION.some((e) => e.status === error.status && e.msg === error.field('msg'));
+    return EXPIRED_SESSION.some(
+      (answer) =>
+        answer.status === error.status &&
+        (answer.msg === undefined || answer.msg === error.field('msg')) &&
+        (answer.error === undefined || answer.error === error.code),
+    );
   }
 
   /** The stored 2FA session is dead: forget it and carry on with the saved API key. */
@@ -101,7 +112,11 @@ export class ApiClient {
       const body = parseJson(text);
       if (response.ok) {
         if (body === undefined) {
-          throw new CliFailure(`the api answered ${response.status} with a body that is not JSON`);
+          throw new CliFailure(
+            `${baseUrl} answered ${response.status} with a body that is not JSON ` +
+              `(${response.headers.get('content-type') ?? 'no content type'}: ` +
+              `${summarizeBody(text)}); check that --url (or $${URL_ENV}) is the api's address`,
+          );
         }
         return body as T;
       }

@@ -53,6 +53,14 @@ describe('computeDateWindow', () => {
     });
   });
 
+  it('starts a window that would reach back before 1970 at 0', () => {
+    expect(computeDateWindow(undefined, '86400', NOW)).toEqual({ gte: 0, lte: 86400 });
+    expect(computeDateWindow(undefined, '1970-01-02', NOW)).toEqual({
+      gte: 0,
+      lte: 2 * DAY_SECONDS - 1,
+    });
+  });
+
   it('refuses a start after the end and malformed or impossible dates', () => {
     expect(() => computeDateWindow('2025-11-06', '2025-11-05', NOW)).toThrow(UsageError);
     for (const bad of ['2025-13-01', '2025-02-30', '11/05/2025', '2025-1-5', '-5', '1.5', '']) {

@@ -61,6 +61,8 @@ export function computeDateWindow(
     const nowSeconds = Math.floor(now.getTime() / 1000);
     window = { gte: nowSeconds - span, lte: nowSeconds };
   }
+  // Nothing is charged before 1970: a window reaching back past it starts there.
+  window.gte = Math.max(0, window.gte);
   if (window.gte > window.lte) {
     throw new UsageError('--start-date must not be after --end-date');
   }
