@@ -22,9 +22,8 @@ import {
 } from '@app/billing/domain/charge-report';
 import {
   contractChargesStatement,
+  headStatement,
   pageStatement,
-  SNAPSHOT_SQL,
-  totalStatement,
 } from '@app/billing/infrastructure/charge-report.sql';
 
 const userId = Number(process.env.BASELINE_USER_ID);
@@ -106,13 +105,12 @@ function totalsOf(rows: ChargeRow[]): Map<number, ContractChargeTotals> {
 }
 
 async function page(filter: ChargeFilter, limit: number): Promise<Record<string, unknown>> {
-  const snapshot = (await pool.query<{ snapshot: string }>(SNAPSHOT_SQL)).rows[0].snapshot;
+  const headSql = headStatement(userId, filter);
+  const head = (await pool.query<{ snapshot: string; total: number }>(headSql.text, headSql.values))
+    .rows[0];
+  const snapshot = head.snapshot;
   const pageSql = pageStatement(userId, filter, snapshot, null, limit + 1);
-  const totalSql = totalStatement(userId, filter, snapshot);
-  const [pageResult, totalResult] = await Promise.all([
-    pool.query<PageRow>(pageSql.text, pageSql.values),
-    pool.query<{ total: number }>(totalSql.text, totalSql.values),
-  ]);
+  const pageResult = await pool.query<PageRow>(pageSql.text, pageSql.values);
   const rows = pageResult.rows.slice(0, limit).map(contractRow);
   const chargesSql = contractChargesStatement(
     rows.map((row) => row.id),
@@ -127,7 +125,7 @@ async function page(filter: ChargeFilter, limit: number): Promise<Record<string,
   return {
     success: true,
     count: results.length,
-    total: totalResult.rows[0].total,
+    total: head.total,
     // Unsigned: the baseline serves page 1 only; a token of similar size keeps bodies alike.
     next_token:
       pageResult.rows.length > limit && last

@@ -2,9 +2,8 @@ import { Pool } from 'pg';
 import { ChargeFilter, SortKey } from '@app/billing/domain/charge-report';
 import {
   contractChargesStatement,
+  headStatement,
   pageStatement,
-  SNAPSHOT_SQL,
-  totalStatement,
   wrapperAmountsStatement,
 } from '@app/billing/infrastructure/charge-report.sql';
 
@@ -12,25 +11,25 @@ export interface FloorRequest {
   userId: number;
   filter: ChargeFilter;
   limit: number;
-  /** null on page 1: the snapshot is read first, as the endpoint does. */
+  /** null on page 1: the head (snapshot and total) is read first, as the endpoint does. */
   cursor: { after: SortKey; snapshot: string } | null;
+}
+
+async function headSnapshot(pool: Pool, request: FloorRequest): Promise<string> {
+  const head = headStatement(request.userId, request.filter);
+  return (await pool.query(head.text, head.values)).rows[0].snapshot as string;
 }
 
 /**
  * One report page made of exactly the endpoint's statements, in the same rounds:
- * [snapshot on page 1] -> page + total in parallel -> contract charges + wrapper amounts
+ * [head (snapshot and total) on page 1] -> page -> contract charges + wrapper amounts
  * in parallel. No HTTP, no Nest, no JSON: the floor the endpoint cannot beat.
  */
 export async function floorPage(pool: Pool, request: FloorRequest): Promise<number> {
   const { userId, filter, limit, cursor } = request;
-  const snapshot =
-    cursor?.snapshot ?? ((await pool.query(SNAPSHOT_SQL)).rows[0].snapshot as string);
+  const snapshot = cursor?.snapshot ?? (await headSnapshot(pool, request));
   const page = pageStatement(userId, filter, snapshot, cursor?.after ?? null, limit + 1);
-  const total = totalStatement(userId, filter, snapshot);
-  const [pageResult] = await Promise.all([
-    pool.query(page.text, page.values),
-    pool.query(total.text, total.values),
-  ]);
+  const pageResult = await pool.query(page.text, page.values);
   const rows = pageResult.rows.slice(0, limit) as Array<{
     row_kind: string;
     id: number;
@@ -51,21 +50,21 @@ export async function floorPage(pool: Pool, request: FloorRequest): Promise<numb
   return rows.length;
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of the page and total statements, for the performance note. */
+/** EXPLAIN (ANALYZE, BUFFERS) of the head and page statements, for the performance note. */
 export async function explainFloor(pool: Pool, request: FloorRequest): Promise<string> {
-  const snapshot = (await pool.query(SNAPSHOT_SQL)).rows[0].snapshot as string;
+  const snapshot = request.cursor?.snapshot ?? (await headSnapshot(pool, request));
   const statements = [
+    ['head', headStatement(request.userId, request.filter)],
     [
       'page',
       pageStatement(
         request.userId,
         request.filter,
-        request.cursor?.snapshot ?? snapshot,
+        snapshot,
         request.cursor?.after ?? null,
         request.limit + 1,
       ),
     ],
-    ['total', totalStatement(request.userId, request.filter, request.cursor?.snapshot ?? snapshot)],
   ] as const;
   const out: string[] = [];
   for (const [name, statement] of statements) {

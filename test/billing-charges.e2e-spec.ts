@@ -1,9 +1,12 @@
 import { DataSource } from 'typeorm';
-import { loadFixtures, startApi, TestApi } from '@test/support/api';
+import { createTestUser, loadFixtures, startApi, TestApi } from '@test/support/api';
 
 /**
  * GET /api/v0/charges/ over HTTP on hand-written fixtures (ids 10000-19999). Every amount
- * below is computed by hand from the charges listed in FIXTURES.
+ * below is computed by hand from the charges listed in FIXTURES. Every request is encoded
+ * as the public client encodes it (wire-contract §0): quote_plus of Python's json.dumps
+ * for select_filters (", " and ": " separators, so "+" for spaces), parameters in the
+ * client's order.
  */
 const DAY = 86_400;
 const D0 = 1_767_225_600; // 2026-01-01T00:00Z
@@ -184,6 +187,53 @@ const OBSERVED = [
   ]),
 ];
 
+// Metadata, range [day 70, day 70]: each key alone, all four, none.
+const METADATA = [
+  contract(11500, MAIN, 'instance', day(69), day(70) + 6 * HOUR, { template_id: 7 }, [
+    [day(70), 'gpu', '1', 'hours', '1', '1'],
+  ]),
+  contract(11501, MAIN, 'volume', day(69), day(70) + 5 * HOUR, { label: 'only-label' }, [
+    [day(70), 'disk', '1', 'GB-days', '1', '1'],
+  ]),
+  contract(11502, MAIN, 'instance', day(69), day(70) + 4 * HOUR, { endpoint_id: 503 }, [
+    [day(70), 'gpu', '1', 'hours', '1', '1'],
+  ]),
+  contract(11503, MAIN, 'instance', day(69), day(70) + 3 * HOUR, { workergroup_id: 703 }, [
+    [day(70), 'gpu', '1', 'hours', '1', '1'],
+  ]),
+  contract(
+    11504,
+    MAIN,
+    'instance',
+    day(69),
+    day(70) + 2 * HOUR,
+    { template_id: 8, label: 'all', endpoint_id: 503, workergroup_id: 704 },
+    [[day(70), 'gpu', '1', 'hours', '1', '1']],
+  ),
+  contract(11505, MAIN, 'instance', day(69), day(70) + 1 * HOUR, {}, [
+    [day(70), 'gpu', '1', 'hours', '1', '1'],
+  ]),
+];
+
+// Wrapper rounding, range [day 80, day 80]: each contract rounds on its own, the wrapper
+// rounds the exact sum of its contracts once.
+//  endpoint 504: 0.0004 + 0.0004 = 0.0008 -> 0.001 (contracts 0.000 each; rounded sum 0);
+//  workergroup 705: 0.0015 + 0.0015 = 0.003 (contracts 0.002 each; rounded sum 0.004).
+const WRAPPER_ROUNDING = [
+  contract(11510, MAIN, 'instance', day(80), day(80) + 2 * HOUR, { endpoint_id: 504 }, [
+    [day(80), 'gpu', '0.001', 'hours', '0.4', '0.0004'],
+  ]),
+  contract(11511, MAIN, 'instance', day(80), day(80) + 3 * HOUR, { endpoint_id: 504 }, [
+    [day(80), 'gpu', '0.001', 'hours', '0.4', '0.0004'],
+  ]),
+  contract(11512, MAIN, 'instance', day(80), day(80) + 1 * HOUR, { workergroup_id: 705 }, [
+    [day(80), 'gpu', '0.001', 'hours', '1.5', '0.0015'],
+  ]),
+  contract(11513, MAIN, 'instance', day(80), day(80) + 1 * HOUR, { workergroup_id: 705 }, [
+    [day(80), 'gpu', '0.001', 'hours', '1.5', '0.0015'],
+  ]),
+];
+
 // 501 contracts for the limit cap.
 const BULK_CONTRACTS = Array.from({ length: 501 }, (_, i) =>
   contract(13000 + i, BULK, 'instance', day(50), day(51) + i, {}, [
@@ -197,11 +247,61 @@ const FIXTURES = {
     { id: OTHER, email: 'billing-e2e-10002@example.test', api_key: OTHER_KEY, verified: true },
     { id: BULK, email: 'billing-e2e-10003@example.test', api_key: BULK_KEY, verified: true },
   ],
-  contracts: [...R1_CONTRACTS, ROUNDING, ...WALK, ...OBSERVED, ...BULK_CONTRACTS],
+  contracts: [
+    ...R1_CONTRACTS,
+    ROUNDING,
+    ...WALK,
+    ...OBSERVED,
+    ...METADATA,
+    ...WRAPPER_ROUNDING,
+    ...BULK_CONTRACTS,
+  ],
 };
 
-function filters(gte: number, lte: number, types?: string[]): string {
-  return JSON.stringify({ day: { gte, lte }, ...(types ? { type: { in: types } } : {}) });
+type Filters = { day: { gte: number; lte: number }; type?: { in: string[] } };
+
+function filters(gte: number, lte: number, types?: string[]): Filters {
+  return { day: { gte, lte }, ...(types ? { type: { in: types } } : {}) };
+}
+
+/** Python's json.dumps with its default separators ", " and ": ". */
+function pyJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(pyJson).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    const members = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${pyJson(v)}`);
+    return `{${members.join(', ')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** urllib.parse.quote_plus: only A-Z a-z 0-9 _ . - ~ stay, a space becomes "+". */
+function quotePlus(text: string): string {
+  return encodeURIComponent(text)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+}
+
+interface ChargesQuery {
+  select_filters?: Filters | string;
+  latest_first?: boolean | string;
+  limit?: number | string;
+  format?: string;
+  after_token?: string;
+}
+
+/**
+ * The query string as the public client builds it: `key=quote_plus(v)` for a str,
+ * `key=quote_plus(json.dumps(v))` otherwise, in the client's parameter order.
+ */
+function clientQueryString(query: ChargesQuery): string {
+  const order = ['select_filters', 'latest_first', 'limit', 'format', 'after_token'] as const;
+  return order
+    .filter((key) => query[key] !== undefined)
+    .map((key) => {
+      const value = query[key];
+      return `${key}=${quotePlus(typeof value === 'string' ? value : pyJson(value))}`;
+    })
+    .join('&');
 }
 
 describe('GET /api/v0/charges/', () => {
@@ -213,7 +313,7 @@ describe('GET /api/v0/charges/', () => {
     const db = api.app.get(DataSource);
     const users = [[MAIN, OTHER, BULK]];
     await db.query(`DELETE FROM billing_contracts WHERE user_id = ANY($1)`, users);
-    await db.query(`DELETE FROM billing_serverless_daily WHERE user_id = ANY($1)`, users);
+    await db.query(`DELETE FROM billing_report_days WHERE user_id = ANY($1)`, users);
     await loadFixtures(api, FIXTURES);
     // Loading again must not duplicate charges or rollups.
     await loadFixtures(api, FIXTURES);
@@ -221,12 +321,26 @@ describe('GET /api/v0/charges/', () => {
 
   afterAll(() => api.close());
 
-  function get(
-    query: Record<string, string | number | boolean>,
-    headers: Record<string, string> = auth,
-  ) {
-    return api.http().get('/api/v0/charges/').query(query).set(headers);
+  function get(query: ChargesQuery, headers: Record<string, string> = auth) {
+    return api
+      .http()
+      .get(`/api/v0/charges/?${clientQueryString(query)}`)
+      .set(headers);
   }
+
+  it('encodes requests exactly as the public client does', () => {
+    expect(
+      clientQueryString({
+        select_filters: filters(1761955200, 1762300800, ['instance', 'volume']),
+        latest_first: true,
+        limit: 100,
+        format: 'tree',
+        after_token: 'TOKEN123',
+      }),
+    ).toBe(
+      'select_filters=%7B%22day%22%3A+%7B%22gte%22%3A+1761955200%2C+%22lte%22%3A+1762300800%7D%2C+%22type%22%3A+%7B%22in%22%3A+%5B%22instance%22%2C+%22volume%22%5D%7D%7D&latest_first=true&limit=100&format=tree&after_token=TOKEN123',
+    );
+  });
 
   it('answers the table format with exact amounts, items and descriptions', async () => {
     const response = await get({ select_filters: filters(day(0), day(3)) });
@@ -469,12 +583,169 @@ describe('GET /api/v0/charges/', () => {
     ]);
   });
 
+  it('gives each item the first and last charged day inside the range, and counts those days', async () => {
+    // [day 1, day 4]: 11001 is charged days 0-3, so only days 1-3 count.
+    const response = await get({ select_filters: filters(day(1), day(4)) });
+    const entry = response.body.results.find(
+      (e: { source: string }) => e.source === 'instance-11001',
+    );
+    // gpu 24+24+2 = 50 h = 19.45; disk 300 GB-days = 1.5; bwd 0.142; bwu 0.0248: 21.1168.
+    expect(entry).toEqual({
+      start: day(0) + HOUR,
+      end: day(3) + 2 * HOUR,
+      type: 'instance',
+      source: 'instance-11001',
+      description: 'Instance 11001 Charges - 3 days',
+      amount: 21.117,
+      metadata: { template_id: 101, label: 'train' },
+      items: [
+        {
+          start: day(1),
+          end: day(4),
+          type: 'gpu',
+          source: null,
+          description: '50.000 hours at $0.389/hour',
+          amount: 19.45,
+          metadata: {},
+          items: [],
+        },
+        {
+          start: day(1),
+          end: day(4),
+          type: 'disk',
+          source: null,
+          description: '300.000 GB-days at $0.005/GB-day',
+          amount: 1.5,
+          metadata: {},
+          items: [],
+        },
+        {
+          start: day(1),
+          end: day(2),
+          type: 'bwd',
+          source: null,
+          description: '14.200 GB downloaded',
+          amount: 0.142,
+          metadata: {},
+          items: [],
+        },
+        {
+          start: day(2),
+          end: day(3),
+          type: 'bwu',
+          source: null,
+          description: '3.100 GB uploaded',
+          amount: 0.025,
+          metadata: {},
+          items: [],
+        },
+      ],
+    });
+  });
+
+  it('puts each metadata key only when it is non-null, in both formats', async () => {
+    const table = await get({ select_filters: filters(day(70), day(70)) });
+    expect(
+      table.body.results.map((e: { source: string; metadata: object }) => [e.source, e.metadata]),
+    ).toStrictEqual([
+      ['instance-11500', { template_id: 7 }],
+      ['volume-11501', { label: 'only-label' }],
+      ['instance-11502', { endpoint_id: 503 }],
+      ['instance-11503', { workergroup_id: 703 }],
+      ['instance-11504', { template_id: 8, label: 'all', endpoint_id: 503, workergroup_id: 704 }],
+      ['instance-11505', {}],
+    ]);
+    const tree = await get({ select_filters: filters(day(70), day(70)), format: 'tree' });
+    expect(
+      tree.body.results.map((e: { source: string; metadata: object }) => [e.source, e.metadata]),
+    ).toStrictEqual([
+      ['instance-11500', { template_id: 7 }],
+      ['volume-11501', { label: 'only-label' }],
+      // 11502 and 11504 (which also has a workergroup) collapse under their endpoint.
+      ['endpoint-503', { endpoint_id: 503 }],
+      ['workergroup-703', { workergroup_id: 703 }],
+      ['instance-11505', {}],
+    ]);
+    expect(tree.body.results[2]).toMatchObject({
+      start: day(69),
+      end: day(70) + 4 * HOUR,
+      description: 'Endpoint 503 Charges - 2 contracts',
+      amount: 2,
+      items: [],
+    });
+  });
+
+  it("rounds a wrapper's exact sum once, not the sum of its rounded contracts", async () => {
+    const table = await get({ select_filters: filters(day(80), day(80)) });
+    expect(
+      table.body.results.map((e: { source: string; amount: number }) => [e.source, e.amount]),
+    ).toEqual([
+      ['instance-11511', 0],
+      ['instance-11510', 0],
+      ['instance-11512', 0.002],
+      ['instance-11513', 0.002],
+    ]);
+    const tree = await get({ select_filters: filters(day(80), day(80)), format: 'tree' });
+    expect(tree.body).toEqual({
+      success: true,
+      count: 2,
+      total: 2,
+      next_token: null,
+      results: [
+        {
+          start: day(80),
+          end: day(80) + 3 * HOUR,
+          type: 'serverless',
+          source: 'endpoint-504',
+          description: 'Endpoint 504 Charges - 2 contracts',
+          amount: 0.001,
+          metadata: { endpoint_id: 504 },
+          items: [],
+        },
+        {
+          start: day(80),
+          end: day(80) + HOUR,
+          type: 'serverless',
+          source: 'workergroup-705',
+          description: 'Workergroup 705 Charges - 2 contracts',
+          amount: 0.003,
+          metadata: { workergroup_id: 705 },
+          items: [],
+        },
+      ],
+    });
+  });
+
+  it('counts a type listed twice once (the client keeps duplicates)', async () => {
+    const once = await get({ select_filters: filters(day(0), day(3), ['instance']) });
+    const twice = await get({
+      select_filters: filters(day(0), day(3), ['instance', 'instance']),
+    });
+    expect(twice.status).toBe(200);
+    expect(twice.body).toEqual(once.body);
+    expect(twice.body.total).toBe(2);
+    const mixed = await get({
+      select_filters: filters(day(0), day(3), ['serverless', 'volume', 'serverless']),
+    });
+    expect(mixed.body.total).toBe(4);
+    expect(mixed.body.results.map((e: { source: string }) => e.source)).toEqual([
+      'volume-11002',
+      'instance-11006',
+      'instance-11004',
+      'instance-11005',
+    ]);
+    // All three classes (with repeats) are the whole report.
+    const all = await get({
+      select_filters: filters(day(0), day(3), ['volume', 'instance', 'serverless', 'instance']),
+    });
+    const none = await get({ select_filters: filters(day(0), day(3)) });
+    expect(all.body).toEqual(none.body);
+  });
+
   describe('keyset pagination', () => {
     const walkFilters = filters(day(40), day(40));
 
-    async function walk(
-      query: Record<string, string | number>,
-    ): Promise<{ sources: string[]; totals: number[] }> {
+    async function walk(query: ChargesQuery): Promise<{ sources: string[]; totals: number[] }> {
       const sources: string[] = [];
       const totals: number[] = [];
       let token: string | null = null;
@@ -525,7 +796,7 @@ describe('GET /api/v0/charges/', () => {
             const { sources, totals } = await walk({
               select_filters: walkFilters,
               format,
-              latest_first: String(latestFirst),
+              latest_first: latestFirst,
               limit,
             });
             const expected = expectedOrder(format, latestFirst);
@@ -572,7 +843,91 @@ describe('GET /api/v0/charges/', () => {
       expect(fresh.body.total).toBe(expected.length + writes);
     });
 
+    it('keeps a walk to the contracts committed when its first page was served, even one being written then', async () => {
+      const db = api.app.get(DataSource);
+      let expected: string[] = [];
+      // A writer holds its new serverless contract uncommitted across page 1: it is blocked
+      // on the summary row of its wrapper, which this transaction locks.
+      const blocker = db.createQueryRunner();
+      await blocker.connect();
+      await blocker.startTransaction();
+      let writing: Promise<unknown> = Promise.resolve();
+      let first: { status: number; body: { total: number; next_token: string; results: [] } };
+      try {
+        await blocker.query(
+          `SELECT 1 FROM billing_report_days
+            WHERE user_id = $1 AND bucket = 'endpoint-801' AND day = $2 FOR UPDATE`,
+          [MAIN, day(40)],
+        );
+        // It would move endpoint-801 (end day 40 + 1h, not on page 1) to the very front.
+        writing = loadFixtures(api, {
+          contracts: [
+            contract(11600, MAIN, 'instance', day(38), day(47), { endpoint_id: 801 }, [
+              [day(40), 'gpu', '1', 'hours', '1', '1'],
+            ]),
+          ],
+        });
+        for (let waited = 0; ; waited += 20) {
+          const [{ n }] = await db.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'
+                AND query LIKE '%INSERT INTO billing_report_days%'`,
+          );
+          if (n > 0) break;
+          if (waited > 5000) throw new Error('the writer never blocked');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        // A later writer commits meanwhile: its newer transaction id is visible, the
+        // blocked writer's older one must stay invisible all the same.
+        await loadFixtures(api, {
+          contracts: [
+            contract(11601, MAIN, 'instance', day(40), day(40) + 30 * 60, {}, [
+              [day(40), 'gpu', '1', 'hours', '1', '1'],
+            ]),
+          ],
+        });
+        const baseline = await get({ select_filters: walkFilters, format: 'tree', limit: 500 });
+        expected = baseline.body.results.map((entry: { source: string }) => entry.source);
+        expect(expected).toContain('instance-11601');
+        first = await get({ select_filters: walkFilters, format: 'tree', limit: 4 });
+      } finally {
+        await blocker.commitTransaction();
+        await blocker.release();
+      }
+      await writing;
+      expect(first.status).toBe(200);
+      expect(first.body.total).toBe(expected.length);
+      const seen: string[] = first.body.results.map((entry: { source: string }) => entry.source);
+      let token: string | null = first.body.next_token;
+      while (token !== null) {
+        const response = await get({
+          select_filters: walkFilters,
+          format: 'tree',
+          limit: 4,
+          after_token: token,
+        });
+        expect(response.status).toBe(200);
+        expect(response.body.total).toBe(expected.length);
+        seen.push(...response.body.results.map((entry: { source: string }) => entry.source));
+        token = response.body.next_token;
+      }
+      expect(seen).toEqual(expected);
+      expect(seen).toContain('endpoint-801');
+      // The next walk sees it: endpoint-801 now ends on day 47 and comes first.
+      const next = await get({ select_filters: walkFilters, format: 'tree', limit: 1 });
+      expect(next.body.results[0]).toMatchObject({
+        source: 'endpoint-801',
+        end: day(47),
+        description: 'Endpoint 801 Charges - 3 contracts',
+      });
+    });
+
     it('serves a limit above 500 as 500', async () => {
+      const at501 = await get(
+        { select_filters: filters(day(50), day(50)), limit: 501 },
+        { Authorization: `Bearer ${BULK_KEY}` },
+      );
+      expect(at501.body).toMatchObject({ success: true, count: 500, total: 501 });
       const response = await get(
         { select_filters: filters(day(50), day(50)), limit: 1000 },
         { Authorization: `Bearer ${BULK_KEY}` },
@@ -605,14 +960,16 @@ describe('GET /api/v0/charges/', () => {
   describe('invalid pagination tokens', () => {
     const invalid = { success: false, error: 'invalid_token', msg: 'Invalid pagination token' };
 
-    async function firstToken(
-      query: Record<string, string | number>,
-      headers = auth,
-    ): Promise<string> {
+    async function firstToken(query: ChargesQuery, headers = auth): Promise<string> {
       const response = await get({ ...query, limit: 1 }, headers);
       expect(typeof response.body.next_token).toBe('string');
       return response.body.next_token as string;
     }
+
+    it('gives the same token to the same request over unchanged data', async () => {
+      const query = { select_filters: filters(day(0), day(3)), format: 'tree' };
+      expect(await firstToken(query)).toBe(await firstToken(query));
+    });
 
     it('rejects a token that does not decode', async () => {
       for (const token of ['garbage', 'a.b', '....', 'TOKEN123']) {
@@ -638,7 +995,7 @@ describe('GET /api/v0/charges/', () => {
 
     it('rejects a token made for other filters, another format, another order or another user', async () => {
       const token = await firstToken({ select_filters: filters(day(0), day(3)) });
-      const variants: Array<Record<string, string>> = [
+      const variants: ChargesQuery[] = [
         { select_filters: filters(day(0), day(4)) },
         { select_filters: filters(day(0), day(3), ['instance']) },
         { select_filters: filters(day(0), day(3)), format: 'tree' },
@@ -669,7 +1026,7 @@ describe('GET /api/v0/charges/', () => {
     };
 
     it('requires both day bounds', async () => {
-      const queries: Array<Record<string, string>> = [
+      const queries: ChargesQuery[] = [
         {},
         { select_filters: '{}' },
         { select_filters: JSON.stringify({ day: { gte: day(0) } }) },
@@ -684,46 +1041,94 @@ describe('GET /api/v0/charges/', () => {
       }
     });
 
+    const badRequest = (msg: string) => ({ success: false, error: 'bad_request', msg });
+
     it.each([
-      ['select_filters not JSON', { select_filters: '{"day": ' }, 'select_filters'],
-      ['select_filters a JSON array', { select_filters: '[1]' }, 'select_filters'],
-      ['gte > lte', { select_filters: filters(day(3), day(0)) }, 'select_filters.day.gte'],
+      [
+        'select_filters not JSON',
+        { select_filters: '{"day": ' },
+        'select_filters must be a JSON object',
+      ],
+      [
+        'select_filters a JSON array',
+        { select_filters: '[1]' },
+        'select_filters must be a JSON object',
+      ],
+      [
+        'gte > lte',
+        { select_filters: filters(day(3), day(0)) },
+        'select_filters.day.gte must not be greater than select_filters.day.lte',
+      ],
       [
         'a fractional bound',
         { select_filters: JSON.stringify({ day: { gte: 1.5, lte: 3 } }) },
-        'select_filters.day.gte',
+        'select_filters.day.gte must be an integer (unix seconds)',
       ],
       [
         'a string bound',
         { select_filters: JSON.stringify({ day: { gte: 1, lte: '3' } }) },
-        'select_filters.day.lte',
+        'select_filters.day.lte must be an integer (unix seconds)',
       ],
       [
         'an unknown type',
         { select_filters: filters(0, 1, ['instance', 'gpu']) },
-        'select_filters.type.in',
+        'select_filters.type.in: unknown type "gpu" (expected instance, volume or serverless)',
+      ],
+      [
+        'an empty type list',
+        { select_filters: filters(0, 1, []) },
+        'select_filters.type.in must list at least one of instance, volume, serverless',
       ],
       [
         'a malformed type filter',
         { select_filters: JSON.stringify({ day: { gte: 0, lte: 1 }, type: ['volume'] }) },
-        'select_filters.type',
+        'select_filters.type must be an object {"in": [...]} listing charge types',
       ],
-      ['an unknown format', { select_filters: filters(0, 1), format: 'csv' }, 'format'],
-      ['limit 0', { select_filters: filters(0, 1), limit: '0' }, 'limit'],
-      ['a negative limit', { select_filters: filters(0, 1), limit: '-5' }, 'limit'],
-      ['a non-integer limit', { select_filters: filters(0, 1), limit: '2.5' }, 'limit'],
-      ['a non-numeric limit', { select_filters: filters(0, 1), limit: 'ten' }, 'limit'],
+      [
+        'an unknown format',
+        { select_filters: filters(0, 1), format: 'csv' },
+        "format must be 'table' or 'tree'",
+      ],
+      [
+        'limit 0',
+        { select_filters: filters(0, 1), limit: '0' },
+        'limit must be an integer of at least 1',
+      ],
+      [
+        'a negative limit',
+        { select_filters: filters(0, 1), limit: -5 },
+        'limit must be an integer of at least 1',
+      ],
+      [
+        'a non-integer limit',
+        { select_filters: filters(0, 1), limit: '2.5' },
+        'limit must be an integer of at least 1',
+      ],
+      [
+        'a non-numeric limit',
+        { select_filters: filters(0, 1), limit: 'ten' },
+        'limit must be an integer of at least 1',
+      ],
       [
         'latest_first not a boolean',
         { select_filters: filters(0, 1), latest_first: 'yes' },
-        'latest_first',
+        'latest_first must be true or false',
       ],
-    ])('rejects %s', async (_name, query, field) => {
-      const response = await get(query as Record<string, string>);
+    ])('rejects %s with a message naming the field', async (_name, query, msg) => {
+      const response = await get(query as ChargesQuery);
       expect(response.status).toBe(400);
-      expect(response.body.success).toBe(false);
-      expect(response.body.error).toBe('bad_request');
-      expect(response.body.msg).toContain(field);
+      expect(response.body).toEqual(badRequest(msg as string));
+    });
+
+    it('rejects a parameter given twice', async () => {
+      const response = await api
+        .http()
+        .get(
+          `/api/v0/charges/?${clientQueryString({ select_filters: filters(0, 1) })}&limit=5&limit=6`,
+        )
+        .set(auth);
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual(badRequest('limit must be given once, as a string'));
     });
   });
 
@@ -784,8 +1189,7 @@ describe('GET /api/v0/charges/', () => {
     it('answers 403 without an Authorization header and 404 for an unknown key', async () => {
       const missing = await api
         .http()
-        .get('/api/v0/charges/')
-        .query({ select_filters: filters(0, 1) });
+        .get(`/api/v0/charges/?${clientQueryString({ select_filters: filters(0, 1) })}`);
       expect(missing.status).toBe(403);
       expect(missing.body).toEqual({
         success: false,
@@ -804,24 +1208,24 @@ describe('GET /api/v0/charges/', () => {
       });
     });
 
-    it('answers 429 with the detail body to a second request within the 1.0 threshold', async () => {
+    it('answers 429 with the detail body and Retry-After to a second request within the 1.0 threshold', async () => {
       const limited = await startApi({ RATE_LIMITS: 'on' });
       try {
-        const query = { select_filters: filters(day(0), day(3)) };
-        const first = await limited.http().get('/api/v0/charges/').query(query).set(auth);
-        const second = await limited.http().get('/api/v0/charges/').query(query).set(auth);
-        expect([first.status, second.status]).toContain(429);
-        const refused = first.status === 429 ? first : second;
-        expect(refused.body).toEqual({
-          detail: 'API requests too frequent endpoint threshold=1.0',
-        });
+        const user = await createTestUser(limited);
+        const url = `/api/v0/charges/?${clientQueryString({ select_filters: filters(day(0), day(3)) })}`;
+        const first = await limited.http().get(url).set(user.auth);
+        expect(first.status).toBe(200);
+        const second = await limited.http().get(url).set(user.auth);
+        expect(second.status).toBe(429);
+        expect(second.body).toEqual({ detail: 'API requests too frequent endpoint threshold=1.0' });
+        expect(second.headers['retry-after']).toBe('1');
         // Limits are per user: another user is served meanwhile.
-        const other = await limited
-          .http()
-          .get('/api/v0/charges/')
-          .query(query)
-          .set({ Authorization: `Bearer ${OTHER_KEY}` });
+        const other = await limited.http().get(url).set(auth);
         expect(other.status).toBe(200);
+        // The threshold is 1.0 s: after it the user is served again.
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        const later = await limited.http().get(url).set(user.auth);
+        expect(later.status).toBe(200);
       } finally {
         await limited.close();
       }

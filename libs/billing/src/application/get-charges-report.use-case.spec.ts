@@ -109,6 +109,16 @@ describe('GetChargesReportUseCase', () => {
     expect(first.count + second.count).toBe(12);
   });
 
+  it('counts the total on page 1 only and carries it in the signed cursor', async () => {
+    const head = jest.spyOn(reader, 'head');
+    const first = await useCase.execute(USER, query({ limit: 5 }));
+    const second = await useCase.execute(USER, query({ limit: 5, afterToken: first.next_token }));
+    const third = await useCase.execute(USER, query({ limit: 5, afterToken: second.next_token }));
+    expect(head).toHaveBeenCalledTimes(1);
+    expect([first.total, second.total, third.total]).toEqual([12, 12, 12]);
+    expect(third).toMatchObject({ count: 2, next_token: null });
+  });
+
   it('rounds the exact sum once', async () => {
     const page = await useCase.execute(
       USER,

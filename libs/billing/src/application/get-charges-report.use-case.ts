@@ -7,7 +7,7 @@ import { ChargeReportReader } from './ports/charge-report.reader.port';
 
 /**
  * GET /api/v0/charges/: one keyset page of the caller's charges report. Cost per page is
- * O(limit) rows plus the total (docs/billing.md, docs/performance.md).
+ * O(limit) rows, plus O(days of history) for the total on page 1 (docs/billing.md).
  */
 @Injectable()
 export class GetChargesReportUseCase {
@@ -22,12 +22,16 @@ export class GetChargesReportUseCase {
 
   async execute(userId: number, query: ChargeQuery): Promise<ChargePage> {
     const cursor = query.afterToken ? this.cursors.decode(userId, query, query.afterToken) : null;
-    const snapshot = cursor?.snapshot ?? (await this.reader.snapshot());
-    // One row more than the page tells whether another page follows, without a count.
-    const [rows, total] = await Promise.all([
-      this.reader.page(userId, query, snapshot, cursor?.after ?? null, query.limit + 1),
-      this.reader.total(userId, query, snapshot),
-    ]);
+    // Page 1 fixes the walk's snapshot and counts its total; later pages carry both.
+    const head = cursor ?? (await this.reader.head(userId, query));
+    // One row more than the page tells whether another page follows.
+    const rows = await this.reader.page(
+      userId,
+      query,
+      head.snapshot,
+      cursor?.after ?? null,
+      query.limit + 1,
+    );
     const hasMore = rows.length > query.limit;
     const pageRows = hasMore ? rows.slice(0, query.limit) : rows;
 
@@ -55,12 +59,13 @@ export class GetChargesReportUseCase {
     return {
       success: true,
       count: results.length,
-      total,
+      total: head.total,
       next_token:
         hasMore && last
           ? this.cursors.encode(userId, query, {
               after: sortKeyOf(last, query.latestFirst),
-              snapshot,
+              snapshot: head.snapshot,
+              total: head.total,
             })
           : null,
       results,

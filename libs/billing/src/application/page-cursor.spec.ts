@@ -10,7 +10,11 @@ const filter: ChargeFilter = {
   format: 'table',
   latestFirst: true,
 };
-const cursor = { after: { value: 1_767_225_600, source: 'instance-42' }, snapshot: '9001' };
+const cursor = {
+  after: { value: 1_767_225_600, source: 'instance-42' },
+  snapshot: '1000:1004:1001,1003',
+  total: 321,
+};
 
 describe('PageCursorCodec', () => {
   const codec = new PageCursorCodec(testSecretKeeper());

@@ -2,14 +2,17 @@ import { createHash } from 'node:crypto';
 import { DomainError, SecretKeeper } from '@app/platform';
 import { ChargeFilter, SortKey } from '../domain/charge-report';
 import { BILLING_ERROR_CODES, INVALID_TOKEN_MSG } from './billing-error-codes';
+import { WalkHead } from './ports/charge-report.reader.port';
 
 const PURPOSE = 'charges-page-cursor';
 
-/** Where the next page starts, and the contract snapshot (`seq` bound) of the walk. */
-export interface PageCursor {
+/** Where the next page starts, and what the walk's first page fixed: snapshot and total. */
+export interface PageCursor extends WalkHead {
   after: SortKey;
-  snapshot: string;
 }
+
+/** Tokens are a few hundred characters; a longer one was not made here. */
+const MAX_TOKEN_CHARS = 4096;
 
 /**
  * Digest of everything that defines the walk: the caller, the day range, the classes,
@@ -28,8 +31,8 @@ export function walkDigest(userId: number, filter: ChargeFilter): string {
 }
 
 /**
- * Opaque next_token: an HMAC-signed (SecretKeeper.sign) JSON payload holding the last
- * sort key of the page, the snapshot and the walk digest.
+ * Opaque next_token: an HMAC-signed (SecretKeeper.sign) JSON payload holding the walk
+ * digest (d), the last sort key of the page (v, s), the walk's snapshot (n) and total (t).
  */
 export class PageCursorCodec {
   constructor(private readonly secrets: SecretKeeper) {}
@@ -40,6 +43,7 @@ export class PageCursorCodec {
       v: cursor.after.value,
       s: cursor.after.source,
       n: cursor.snapshot,
+      t: cursor.total,
     };
     return this.secrets.sign(PURPOSE, JSON.stringify(payload));
   }
@@ -52,7 +56,7 @@ export class PageCursorCodec {
   }
 
   private tryDecode(userId: number, filter: ChargeFilter, token: string): PageCursor | null {
-    if (token.length > 1024) return null;
+    if (token.length > MAX_TOKEN_CHARS) return null;
     const payload = this.secrets.verify(PURPOSE, token);
     if (payload === null) return null;
     let parsed: unknown;
@@ -62,10 +66,11 @@ export class PageCursorCodec {
       return null;
     }
     if (typeof parsed !== 'object' || parsed === null) return null;
-    const { d, v, s, n } = parsed as Record<string, unknown>;
+    const { d, v, s, n, t } = parsed as Record<string, unknown>;
     if (d !== walkDigest(userId, filter)) return null;
     if (typeof v !== 'number' || !Number.isSafeInteger(v)) return null;
-    if (typeof s !== 'string' || typeof n !== 'string' || !/^\d{1,19}$/.test(n)) return null;
-    return { after: { value: v, source: s }, snapshot: n };
+    if (typeof t !== 'number' || !Number.isSafeInteger(t) || t < 0) return null;
+    if (typeof s !== 'string' || typeof n !== 'string') return null;
+    return { after: { value: v, source: s }, snapshot: n, total: t };
   }
 }

@@ -53,6 +53,9 @@ export function parseContractFixture(raw: Row): { contract: Contract; charges: D
     workergroupId: integer(raw, 'workergroup_id', where, true),
   };
   if (contract.end < contract.start) throw bad(`${where}.end must not be before start`);
+  // Wrapper sources are `endpoint-<id>` / `workergroup-<id>`: the client splits them on '-'.
+  if ((contract.endpointId ?? 1) <= 0) throw bad(`${where}.endpoint_id must be positive`);
+  if ((contract.workergroupId ?? 1) <= 0) throw bad(`${where}.workergroup_id must be positive`);
   const rawCharges = raw.charges ?? [];
   if (!Array.isArray(rawCharges)) throw bad(`${where}.charges must be an array`);
   const seen = new Set<string>();

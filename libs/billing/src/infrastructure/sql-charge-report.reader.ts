@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionalEntityManager } from '@app/platform';
-import { ChargeReportReader } from '../application/ports/charge-report.reader.port';
+import { ChargeReportReader, WalkHead } from '../application/ports/charge-report.reader.port';
 import {
   CHARGE_TYPES,
   ChargeFilter,
@@ -13,10 +13,9 @@ import {
 } from '../domain/charge-report';
 import {
   contractChargesStatement,
+  headStatement,
   pageStatement,
-  SNAPSHOT_SQL,
   SqlStatement,
-  totalStatement,
   wrapperAmountsStatement,
 } from './charge-report.sql';
 
@@ -108,9 +107,9 @@ export class SqlChargeReportReader extends ChargeReportReader {
     return this.tx.manager.query(statement.text, statement.values) as Promise<T[]>;
   }
 
-  async snapshot(): Promise<string> {
-    const rows = await this.run<{ snapshot: string }>({ text: SNAPSHOT_SQL, values: [] });
-    return rows[0].snapshot;
+  async head(userId: number, filter: ChargeFilter): Promise<WalkHead> {
+    const [row] = await this.run<WalkHead>(headStatement(userId, filter));
+    return row;
   }
 
   async page(
@@ -122,11 +121,6 @@ export class SqlChargeReportReader extends ChargeReportReader {
   ): Promise<ReportRow[]> {
     const rows = await this.run<PageSqlRow>(pageStatement(userId, filter, snapshot, after, limit));
     return rows.map(toReportRow);
-  }
-
-  async total(userId: number, filter: ChargeFilter, snapshot: string): Promise<number> {
-    const rows = await this.run<{ total: number }>(totalStatement(userId, filter, snapshot));
-    return rows[0].total;
   }
 
   async contractCharges(

@@ -5,6 +5,7 @@ import {
   DemoSeedOptions,
   DemoSeedSummary,
 } from '../application/ports/demo-data.seeder.port';
+import { bulkReportDaysSql } from './report-days.sql';
 
 /** Demo users are recognisable by this email domain; the seed replaces their contracts. */
 export const DEMO_EMAIL_DOMAIN = 'demo.gpumarket.test';
@@ -39,13 +40,13 @@ export class SqlDemoDataSeeder extends DemoDataSeeder {
       await this.step(runner, 'clear previous demo contracts', () => this.clearContracts(runner));
       await this.step(runner, 'contracts', () => this.seedContracts(runner, options));
       await this.step(runner, 'charges', () => this.seedCharges(runner, options));
-      await this.step(runner, 'serverless rollup', () => this.seedRollup(runner));
+      await this.step(runner, 'report days', () => this.seedReportDays(runner));
       await runner.commitTransaction();
       // Statistics for the planner and an up-to-date visibility map for index-only scans.
       await this.step(runner, 'vacuum analyze', async () => {
         await runner.query(`VACUUM ANALYZE billing_contracts`);
         await runner.query(`VACUUM ANALYZE billing_charges`);
-        await runner.query(`VACUUM ANALYZE billing_serverless_daily`);
+        await runner.query(`VACUUM ANALYZE billing_report_days`);
         await runner.query(`ANALYZE users`);
       });
       const [counts] = (await runner.query(
@@ -105,7 +106,7 @@ export class SqlDemoDataSeeder extends DemoDataSeeder {
 
   private async clearContracts(runner: QueryRunner): Promise<void> {
     await runner.query(
-      `DELETE FROM billing_serverless_daily WHERE user_id IN (SELECT id FROM demo_users)`,
+      `DELETE FROM billing_report_days WHERE user_id IN (SELECT id FROM demo_users)`,
     );
     await runner.query(
       `DELETE FROM billing_charges WHERE contract_id IN
@@ -207,16 +208,8 @@ export class SqlDemoDataSeeder extends DemoDataSeeder {
     );
   }
 
-  private async seedRollup(runner: QueryRunner): Promise<void> {
-    await runner.query(
-      `INSERT INTO billing_serverless_daily (user_id, group_key, day, amount)
-       SELECT c.user_id, c.group_key, ch.day, sum(ch.amount)
-         FROM billing_contracts c
-         JOIN demo_users u ON u.id = c.user_id
-         JOIN billing_charges ch ON ch.contract_id = c.id
-        WHERE c.group_key IS NOT NULL
-        GROUP BY c.user_id, c.group_key, ch.day`,
-    );
+  private async seedReportDays(runner: QueryRunner): Promise<void> {
+    await runner.query(bulkReportDaysSql('JOIN demo_users u ON u.id = c.user_id'));
   }
 }
 

@@ -2,16 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionalEntityManager } from '@app/platform';
 import { ContractRepository } from '../application/ports/contract.repository.port';
 import { Contract, DailyCharge } from '../domain/contract';
-
-/** Adds (sign +1) or removes (-1) a contract's charges from its wrapper's daily rollup. */
-const ROLLUP_SQL = (sign: '+' | '-') => `
-  INSERT INTO billing_serverless_daily (user_id, group_key, day, amount)
-  SELECT c.user_id, c.group_key, ch.day, ${sign}sum(ch.amount)
-    FROM billing_charges ch JOIN billing_contracts c ON c.id = ch.contract_id
-   WHERE c.id = $1 AND c.group_key IS NOT NULL
-   GROUP BY c.user_id, c.group_key, ch.day
-  ON CONFLICT (user_id, group_key, day)
-  DO UPDATE SET amount = billing_serverless_daily.amount + EXCLUDED.amount`;
+import { contractReportDaysSql } from './report-days.sql';
 
 @Injectable()
 export class TypeormContractRepository extends ContractRepository {
@@ -20,13 +11,13 @@ export class TypeormContractRepository extends ContractRepository {
   }
 
   async replace(contract: Contract, charges: DailyCharge[]): Promise<void> {
-    // Incremental rollup updates (ON CONFLICT row locks) stay correct under concurrent writers.
+    // Incremental summary updates (ON CONFLICT row locks) stay correct under concurrent writers.
     await this.tx.transaction(async () => {
       const manager = this.tx.manager;
       await manager.query(`SELECT 1 FROM billing_contracts WHERE id = $1 FOR UPDATE`, [
         contract.id,
       ]);
-      await manager.query(ROLLUP_SQL('-'), [contract.id]);
+      await manager.query(contractReportDaysSql('-'), [contract.id]);
       await manager.query(`DELETE FROM billing_charges WHERE contract_id = $1`, [contract.id]);
       await manager.query(
         `INSERT INTO billing_contracts
@@ -72,7 +63,7 @@ export class TypeormContractRepository extends ContractRepository {
           WHERE c.id = $1`,
         [contract.id],
       );
-      await manager.query(ROLLUP_SQL('+'), [contract.id]);
+      await manager.query(contractReportDaysSql('+'), [contract.id]);
     });
   }
 }

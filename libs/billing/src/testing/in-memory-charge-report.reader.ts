@@ -1,4 +1,4 @@
-import { ChargeReportReader } from '../application/ports/charge-report.reader.port';
+import { ChargeReportReader, WalkHead } from '../application/ports/charge-report.reader.port';
 import {
   CHARGE_TYPES,
   ChargeFilter,
@@ -52,8 +52,9 @@ export class InMemoryChargeReportReader extends ChargeReportReader {
     this.contracts.push({ seq: this.seq, contract, charges });
   }
 
-  async snapshot(): Promise<string> {
-    return String(this.seq);
+  async head(userId: number, filter: ChargeFilter): Promise<WalkHead> {
+    const snapshot = String(this.seq);
+    return { snapshot, total: this.rows(userId, filter, snapshot).length };
   }
 
   private matching(userId: number, filter: ChargeFilter, snapshot: string) {
@@ -110,10 +111,6 @@ export class InMemoryChargeReportReader extends ChargeReportReader {
     return this.rows(userId, filter, snapshot)
       .filter((row) => after === null || isAfter(row, after, filter.latestFirst))
       .slice(0, limit);
-  }
-
-  async total(userId: number, filter: ChargeFilter, snapshot: string): Promise<number> {
-    return this.rows(userId, filter, snapshot).length;
   }
 
   async contractCharges(

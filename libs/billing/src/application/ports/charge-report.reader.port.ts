@@ -1,15 +1,24 @@
 import { ChargeFilter, ContractChargeTotals, ReportRow, SortKey } from '../../domain/charge-report';
 
+/** What the first page of a walk fixes for all of its pages. */
+export interface WalkHead {
+  /** Opaque: later pages see exactly the contracts committed in it. */
+  snapshot: string;
+  /** Entries matching the filter in that snapshot, across all pages. */
+  total: number;
+}
+
 /**
- * Read side of the charges report. Every method is bounded by the page: `page` walks an
- * index from the keyset position, `contractCharges` and `wrapperAmounts` only touch the
- * page's entries; `total` counts the matching entries (see docs/billing.md).
+ * Read side of the charges report. Every method is bounded by the page or by the days of
+ * the user's history, never by the number of contracts before the page: `head` sums a
+ * per-day summary, `page` walks an index from the keyset position, `contractCharges` and
+ * `wrapperAmounts` only touch the page's entries (see docs/billing.md).
  */
 export abstract class ChargeReportReader {
-  /** The current contract snapshot: contracts inserted later are invisible to the walk. */
-  abstract snapshot(): Promise<string>;
+  /** Run for the first page only: the walk's snapshot and its total. */
+  abstract head(userId: number, filter: ChargeFilter): Promise<WalkHead>;
 
-  /** Up to `limit` entries strictly after `after`, in report order. */
+  /** Up to `limit` entries strictly after `after`, in report order, as of `snapshot`. */
   abstract page(
     userId: number,
     filter: ChargeFilter,
@@ -17,9 +26,6 @@ export abstract class ChargeReportReader {
     after: SortKey | null,
     limit: number,
   ): Promise<ReportRow[]>;
-
-  /** Entries matching the filter across all pages. */
-  abstract total(userId: number, filter: ChargeFilter, snapshot: string): Promise<number>;
 
   /** Per contract: its charges in [gte, lte] summed per type (exact, rounded at the end). */
   abstract contractCharges(
