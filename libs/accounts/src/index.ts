@@ -6,5 +6,6 @@ export { CredentialIssuer } from './application/credential-issuer';
 export { CreateUserUseCase, CreateUserCommand } from './application/create-user.use-case';
 export { GetCurrentUserUseCase } from './application/get-current-user.use-case';
 export { presentUser } from './http/user.presenter';
+export { UserResponseDto } from './http/user.response.dto';
 export { setSessionCookie, SESSION_COOKIE, SESSION_HEADER } from './http/session-cookie';
 export { AccountsModule } from './accounts.module';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 // The login answers the same user object as GET /users/current, so it reuses its schema.
-import { UserResponseDto } from '@app/accounts/http/user.response.dto';
+import { UserResponseDto } from '@app/accounts';
 
 /** POST /tfa/: the user object plus the conditional fields of the spec. */
 export class TfaLoginResponseDto extends UserResponseDto {
