@@ -47,15 +47,24 @@ export class CompleteLoginUseCase {
     const viaSecretOnly = command.userId === undefined && challenge !== null;
     const codeless = this.codeless(command.factor, challenge);
     if (viaSecretOnly && codeless) await this.challenges.countAttempt(challenge);
-    const verified = await this.verifier.verify(user, command.factor, {
-      purposes: ['login', 'verify'],
-      failure: '2fa_login_failed',
-    });
-    if (viaSecretOnly && (verified.kind === 'backup_code' || verified.channel === 'totp'))
-      await this.challenges.consume(challenge);
-    const session = await this.issuer.issueSession(user.id, {
-      isAdmin: command.admin && user.isAdmin,
-    });
+    const loginChallenge = viaSecretOnly ? challenge : null;
+    // The session is issued in the transaction that spends a backup code or TOTP step: a
+    // code is never spent without its session, nor a session issued without its code.
+    const { verified, result: session } = await this.verifier.verifyAndThen(
+      user,
+      command.factor,
+      { purposes: ['login', 'verify'], failure: '2fa_login_failed' },
+      async (verified) => {
+        const issued = await this.issuer.issueSession(user.id, {
+          isAdmin: command.admin && user.isAdmin,
+        });
+        // A success without a code of its own uses up the login secret. Last, so that a
+        // parallel request that used it first rolls this login back, code included.
+        if (loginChallenge && (verified.kind === 'backup_code' || verified.channel === 'totp'))
+          await this.challenges.consume(loginChallenge);
+        return issued;
+      },
+    );
     return {
       user,
       ...session,

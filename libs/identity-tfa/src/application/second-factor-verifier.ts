@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { User } from '@app/accounts';
-import { Clock, DomainError, Metrics, SecretKeeper } from '@app/platform';
+import { Clock, DomainError, Metrics, SecretKeeper, UnitOfWork } from '@app/platform';
 import { normalizeBackupCode } from '../domain/backup-codes';
 import { Challenge, ChallengePurpose } from '../domain/challenge';
 import { isLocked, TfaMethod, totpSecretAad, VerificationChannel } from '../domain/tfa-method';
@@ -38,6 +38,13 @@ export type Verified =
   | { kind: 'backup_code'; remaining: number };
 
 /**
+ * What must happen exactly when the factor is spent (the login's session). It commits in
+ * one database transaction with the spending of a backup code or a TOTP step, so a failure
+ * of either (e.g. a lost database connection) leaves both undone and the code usable.
+ */
+export type OnVerified<T> = (verified: Verified) => Promise<T>;
+
+/**
  * One second-factor check shared by login, delete, regeneration and authorization:
  * method resolution, lockout (counted before comparing), TOTP replay protection,
  * single-use challenges and backup codes.
@@ -51,14 +58,27 @@ export class SecondFactorVerifier {
     private readonly secrets: SecretKeeper,
     private readonly clock: Clock,
     private readonly metrics: Metrics,
+    /** Absent only in in-memory unit tests, where the steps simply run in order. */
+    @Optional() private readonly unitOfWork?: UnitOfWork,
   ) {}
 
   async verify(user: User, input: FactorInput, options: VerifyOptions): Promise<Verified> {
+    return (await this.verifyAndThen(user, input, options, async () => undefined)).verified;
+  }
+
+  /** `verify`, then `then` atomically with the spending of the factor (see OnVerified). */
+  async verifyAndThen<T>(
+    user: User,
+    input: FactorInput,
+    options: VerifyOptions,
+    then: OnVerified<T>,
+  ): Promise<{ verified: Verified; result: T }> {
     const method = input.backupCode !== undefined ? 'backup_code' : (input.tfaMethod ?? 'auto');
     try {
-      const verified = await this.check(user, input, options);
+      const outcome = await this.check(user, input, options, then);
+      const { verified } = outcome;
       this.count(verified.kind === 'backup_code' ? 'backup_code' : verified.channel, 'success');
-      return verified;
+      return outcome;
     } catch (error) {
       this.count(method, error instanceof DomainError ? error.code : 'error');
       throw error;
@@ -69,8 +89,13 @@ export class SecondFactorVerifier {
     this.metrics.increment('tfa_verifications_total', { method, outcome });
   }
 
-  private async check(user: User, input: FactorInput, options: VerifyOptions): Promise<Verified> {
-    if (input.backupCode !== undefined) return this.verifyBackupCode(user, input.backupCode);
+  private async check<T>(
+    user: User,
+    input: FactorInput,
+    options: VerifyOptions,
+    then: OnVerified<T>,
+  ): Promise<{ verified: Verified; result: T }> {
+    if (input.backupCode !== undefined) return this.verifyBackupCode(user, input.backupCode, then);
     // Wire code missing_auth_value (400); the 401 of the same name is the auth guard's.
     const code = input.code;
     if (!code) throw tfaError('missing_code', 'A code or a backup_code is required.');
@@ -83,8 +108,8 @@ export class SecondFactorVerifier {
     const channel: VerificationChannel = method?.type ?? input.tfaMethod ?? 'sms';
     if (channel === 'totp') {
       if (!method) throw this.noContext(options, 'No authenticator app is configured.');
-      await this.verifyTotp(method, code);
-      return { kind: 'method', channel, method };
+      const verified: Verified = { kind: 'method', channel, method };
+      return { verified, result: await this.verifyTotp(method, code, () => then(verified)) };
     }
     if (!input.secret)
       throw tfaError('missing_params', `The secret of the ${channel} code is required.`);
@@ -97,7 +122,7 @@ export class SecondFactorVerifier {
       if (challenge.destination?.toLowerCase() !== user.email.toLowerCase())
         throw this.noContext(options, 'The code was not sent to the email address on file.');
       await this.checkChallengeCode(challenge, code, null, options);
-      return { kind: 'method', channel, method: null };
+      return this.afterChallenge({ kind: 'method', channel, method: null }, then);
     }
     const smsMethod =
       method ??
@@ -106,7 +131,7 @@ export class SecondFactorVerifier {
       if (smsMethod.phoneNumber !== challenge.destination)
         throw tfaError('phone_number_mismatch', 'The code was sent to a different phone number.');
       await this.checkChallengeCode(challenge, code, smsMethod, options);
-      return { kind: 'method', channel, method: smsMethod };
+      return this.afterChallenge({ kind: 'method', channel, method: smsMethod }, then);
     }
     // Legacy accounts: 2FA by SMS to the phone on the user record, no method row.
     if (
@@ -115,7 +140,7 @@ export class SecondFactorVerifier {
       challenge.destination === user.phoneNumber
     ) {
       await this.checkChallengeCode(challenge, code, null, options);
-      return { kind: 'method', channel, method: null };
+      return this.afterChallenge({ kind: 'method', channel, method: null }, then);
     }
     throw this.noContext(options, 'No SMS 2FA method is configured for this phone number.');
   }
@@ -129,7 +154,7 @@ export class SecondFactorVerifier {
       if (!method || method.userId !== user.id)
         throw tfaError('no_pending_authorization', 'The method of this authorization is gone.');
       await this.challenges.countAttempt(challenge);
-      await this.verifyTotp(method, code);
+      await this.verifyTotp(method, code, async () => undefined);
       await this.challenges.consume(challenge);
       return;
     }
@@ -170,20 +195,34 @@ export class SecondFactorVerifier {
     return candidates[0] ?? null;
   }
 
-  private async verifyBackupCode(user: User, given: string): Promise<Verified> {
+  private async verifyBackupCode<T>(
+    user: User,
+    given: string,
+    then: OnVerified<T>,
+  ): Promise<{ verified: Verified; result: T }> {
     const normalized = normalizeBackupCode(given);
-    const used =
-      normalized !== null &&
-      (await this.backupCodes.consume(
+    const invalid = () => tfaError('invalid_backup_code', 'Invalid or already used backup code.');
+    if (normalized === null) throw invalid();
+    return this.atomically(async () => {
+      const used = await this.backupCodes.consume(
         user.id,
         backupCodeDigest(this.secrets, user.id, normalized),
         this.clock.now(),
-      ));
-    if (!used) throw tfaError('invalid_backup_code', 'Invalid or already used backup code.');
-    return { kind: 'backup_code', remaining: await this.backupCodes.countUnused(user.id) };
+      );
+      if (!used) throw invalid();
+      const verified: Verified = {
+        kind: 'backup_code',
+        remaining: await this.backupCodes.countUnused(user.id),
+      };
+      return { verified, result: await then(verified) };
+    });
   }
 
-  private async verifyTotp(method: TfaMethod, code: string): Promise<void> {
+  /**
+   * A code of the authenticator app. The attempt is counted on its own (a failure must stay
+   * counted); the step is spent in one transaction with `then`.
+   */
+  private async verifyTotp<T>(method: TfaMethod, code: string, then: () => Promise<T>): Promise<T> {
     const secret = method.totpSecretCiphertext
       ? this.secrets.decrypt(method.totpSecretCiphertext, totpSecretAad(method.id))
       : null;
@@ -195,10 +234,29 @@ export class SecondFactorVerifier {
     const reservation = await this.reserve(method);
     const nowMs = this.clock.nowMs();
     const step = matchTotpStep(secret, code, nowMs, (a, b) => this.secrets.equal(a, b));
-    // A code is accepted once: a step at or below the last accepted one is a replay.
-    if (step === null || !(await this.methods.advanceTotpStep(method.id, step)))
-      throw this.failure(reservation, method);
-    await this.methods.recordSuccess(method.id, this.clock.now());
+    if (step === null) throw this.failure(reservation, method);
+    return this.atomically(async () => {
+      // A code is accepted once: a step at or below the last accepted one is a replay.
+      if (!(await this.methods.advanceTotpStep(method.id, step)))
+        throw this.failure(reservation, method);
+      await this.methods.recordSuccess(method.id, this.clock.now());
+      return then();
+    });
+  }
+
+  /**
+   * A challenge code is spent in Redis, outside any database transaction, as soon as it
+   * matches: it cannot join `then`. Only `then`'s own writes are made atomic.
+   */
+  private async afterChallenge<T>(
+    verified: Verified,
+    then: OnVerified<T>,
+  ): Promise<{ verified: Verified; result: T }> {
+    return { verified, result: await this.atomically(() => then(verified)) };
+  }
+
+  private atomically<T>(work: () => Promise<T>): Promise<T> {
+    return this.unitOfWork ? this.unitOfWork.run(work) : work();
   }
 
   private async checkChallengeCode(
