@@ -91,7 +91,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 }
 
-/** PostgreSQL admin shutdown / connection failure classes, and dropped sockets. */
+/**
+ * PostgreSQL admin shutdown / connection failure classes, dropped sockets, and Redis being
+ * away (ioredis refuses or times out commands): all mean "retry later", never a bug.
+ */
 const CONNECTION_LOSS_CODES = new Set([
   '57P01',
   '57P02',
@@ -105,6 +108,21 @@ const CONNECTION_LOSS_CODES = new Set([
   'ECONNRESET',
 ]);
 
+const CONNECTION_LOSS_MESSAGES = new RegExp(
+  [
+    'Connection terminated',
+    'connection timeout',
+    'Connection is closed',
+    'terminating connection',
+    'not queryable',
+    'query runner was already released',
+    'Command timed out',
+    "Stream isn't writeable",
+    'max retries per request',
+  ].join('|'),
+  'i',
+);
+
 function isConnectionLoss(exception: unknown): boolean {
   // Shape, not instanceof: driver errors may come from another realm (e.g. under jest).
   if (typeof exception !== 'object' || exception === null) return false;
@@ -113,9 +131,7 @@ function isConnectionLoss(exception: unknown): boolean {
   return (
     (code !== undefined && CONNECTION_LOSS_CODES.has(code)) ||
     (typeof error.message === 'string' &&
-      /Connection terminated|connection timeout|Connection is closed|terminating connection/i.test(
-        error.message,
-      ))
+      CONNECTION_LOSS_MESSAGES.test(error.message))
   );
 }
 

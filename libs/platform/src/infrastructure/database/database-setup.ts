@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Client } from 'pg';
+import { Client, ClientConfig } from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
 
 /** Each context keeps its migrations in libs/<context>/src/infrastructure/migrations. */
@@ -18,6 +18,19 @@ export const MIGRATIONS_GLOB = join(
 
 const MIGRATION_LOCK_ID = 7_310_042;
 
+/**
+ * A pooled connection whose server process ends while the connection is checked out (idle
+ * between queries, or handed out just as it was terminated) emits 'error' with no listener,
+ * which Node turns into an uncaught exception that ends the process. Its queries still fail
+ * and the pool drops it on release, so the event only needs a listener.
+ */
+class PooledClient extends Client {
+  constructor(config?: string | ClientConfig) {
+    super(config);
+    this.on('error', () => undefined);
+  }
+}
+
 export function dataSourceOptions(databaseUrl: string, poolMax = 20): DataSourceOptions {
   return {
     type: 'postgres',
@@ -27,7 +40,12 @@ export function dataSourceOptions(databaseUrl: string, poolMax = 20): DataSource
     synchronize: false,
     migrationsRun: false,
     // Fail fast when the database is unreachable instead of hanging a request.
-    extra: { max: poolMax, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 },
+    extra: {
+      max: poolMax,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      Client: PooledClient,
+    },
   };
 }
 

@@ -3,8 +3,11 @@ import Redis, { RedisOptions } from 'ioredis';
 /**
  * The one place Redis connections are made. Request-path commands fail within the command
  * timeout when Redis is down (so callers answer 503 instead of hanging); commands issued
- * while the connection is still being made wait in the offline queue under the same
- * bound. Queue connections wait and retry, as BullMQ requires.
+ * while the connection is first being made wait in the offline queue under the same
+ * bound. Once connected, a lost connection refuses commands at once and resends none:
+ * a queued or unanswered command whose caller was already told 503 must not run later
+ * (a grant, a challenge update) when Redis comes back. Queue connections wait and retry,
+ * as BullMQ requires.
  */
 export class RedisConnectionFactory {
   private readonly connections = new Set<Redis>();
@@ -12,17 +15,20 @@ export class RedisConnectionFactory {
   constructor(private readonly url: string) {}
 
   createCommandConnection(name: string): Redis {
-    return this.track(
-      new Redis(this.url, {
-        connectionName: name,
-        maxRetriesPerRequest: 1,
-        enableOfflineQueue: true,
-        connectTimeout: 2_000,
-        commandTimeout: 2_000,
-        retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-        lazyConnect: false,
-      }),
-    );
+    const connection = new Redis(this.url, {
+      connectionName: name,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: true,
+      autoResendUnfulfilledCommands: false,
+      connectTimeout: 2_000,
+      commandTimeout: 2_000,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+      lazyConnect: false,
+    });
+    connection.once('ready', () => {
+      connection.options.enableOfflineQueue = false;
+    });
+    return this.track(connection);
   }
 
   /** Options for BullMQ queues and workers (they create and own their connections). */
