@@ -35,7 +35,7 @@ interface RawResponse {
  */
 async function raw(
   api: { url: string },
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT',
   path: string,
   auth: Record<string, string>,
   body?: unknown,
@@ -429,9 +429,10 @@ describe('faults: dependencies going away and coming back', () => {
       }
     });
 
-    describe('a connection killed exactly when the session row is written', () => {
+    describe('a connection killed exactly when the session row (or a new backup code set) is written', () => {
       // A trigger makes PostgreSQL terminate the backend that inserts a listed user's next
-      // session: the fault lands after the code was checked and (if done separately) spent.
+      // session or backup code: the fault lands after the code was checked and (if done
+      // separately) spent.
       // A sequence decides "once", because it is the one thing a rollback does not undo.
       beforeAll(async () => {
         await admin.query(`
@@ -449,12 +450,16 @@ describe('faults: dependencies going away and coming back', () => {
           DROP TRIGGER IF EXISTS fault_session_kill ON sessions;
           CREATE TRIGGER fault_session_kill BEFORE INSERT ON sessions
             FOR EACH ROW EXECUTE FUNCTION fault_session_kill();
+          DROP TRIGGER IF EXISTS fault_session_kill ON tfa_backup_codes;
+          CREATE TRIGGER fault_session_kill BEFORE INSERT ON tfa_backup_codes
+            FOR EACH ROW EXECUTE FUNCTION fault_session_kill();
         `);
       });
 
       afterAll(async () => {
         const rows = (await admin.query(`SELECT seq::text AS seq FROM fault_session_kill`)).rows;
         await admin.query(`DROP TRIGGER IF EXISTS fault_session_kill ON sessions`);
+        await admin.query(`DROP TRIGGER IF EXISTS fault_session_kill ON tfa_backup_codes`);
         await admin.query(`DROP FUNCTION IF EXISTS fault_session_kill()`);
         await admin.query(`DROP TABLE IF EXISTS fault_session_kill`);
         for (const { seq } of rows as Array<{ seq: string }>)
@@ -483,6 +488,32 @@ describe('faults: dependencies going away and coming back', () => {
         expect(retry.body.backup_codes_remaining).toBe(9);
         await expectWorkingSession(owner, retry.body.session_key);
         expect(await ledgerOf(owner.id)).toEqual({ used: 1, sessions: 1 });
+      });
+
+      it('regen-backup-codes with a backup code: the failed regeneration keeps the old set and the code, and the retry replaces it', async () => {
+        const owner = await createTestUser(api);
+        const { backupCodes } = await enableTotp(api, owner);
+        const activeCodes = () =>
+          count(
+            `SELECT count(*) AS n FROM tfa_backup_codes
+              WHERE user_id = $1 AND used_at IS NULL AND deleted_at IS NULL`,
+            [owner.id],
+          );
+        await killNextSessionOf(owner.id);
+        const regen = () =>
+          raw(api, 'PUT', '/api/v0/tfa/regen-backup-codes/', owner.auth, {
+            backup_code: backupCodes[0],
+          });
+        const failed = await regen();
+        expect(failed.status).toBe(503);
+        expect(failed.body).toEqual(DATABASE_LOST);
+        expect(await usedCodesOf(owner.id)).toBe(0);
+        expect(await activeCodes()).toBe(10);
+        const retry = await retried(regen);
+        expect(retry.status).toBe(200);
+        expect(retry.body.backup_codes).toHaveLength(10);
+        expect(retry.body.backup_codes).not.toContain(backupCodes[0]);
+        expect(await activeCodes()).toBe(10);
       });
 
       it('a TOTP code: the failed login does not spend the code, and it logs in on retry', async () => {

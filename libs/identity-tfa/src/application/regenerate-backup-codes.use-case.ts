@@ -27,29 +27,30 @@ export class RegenerateBackupCodesUseCase {
     const user = await this.lookup.user(command.userId);
     if (!user.tfaEnabled)
       throw tfaError('2fa_verification_failed', 'Two-factor authentication is not enabled.');
-    await this.verifier.verify(user, command.factor, {
-      purposes: ['verify'],
-      failure: '2fa_verification_failed',
-    });
-    return this.uow.run(async () => {
-      const existing = await this.methods.listByUser(user.id);
-      if (existing.length === 0 && user.tfaEnabled) {
-        if (!user.phoneNumber)
-          throw tfaError(
-            'missing_phone_number',
-            'No phone number on file to backfill an SMS method.',
-          );
-        await this.methods.create({
-          userId: user.id,
-          type: 'sms',
-          label: defaultLabel('sms', user.phoneNumber),
-          phoneNumber: user.phoneNumber,
-          isPrimary: true,
-          lastTotpStep: null,
-        });
-        await this.users.setTfaState(user.id, true, 'enabled');
-      }
-      return this.issuer.issue(user.id);
-    });
+    // The new set is issued in the transaction that spends the factor: both or neither.
+    const options = { purposes: ['verify' as const], failure: '2fa_verification_failed' as const };
+    const { result } = await this.verifier.verifyAndThen(user, command.factor, options, () =>
+      this.uow.run(async () => {
+        const existing = await this.methods.listByUser(user.id);
+        if (existing.length === 0 && user.tfaEnabled) {
+          if (!user.phoneNumber)
+            throw tfaError(
+              'missing_phone_number',
+              'No phone number on file to backfill an SMS method.',
+            );
+          await this.methods.create({
+            userId: user.id,
+            type: 'sms',
+            label: defaultLabel('sms', user.phoneNumber),
+            phoneNumber: user.phoneNumber,
+            isPrimary: true,
+            lastTotpStep: null,
+          });
+          await this.users.setTfaState(user.id, true, 'enabled');
+        }
+        return this.issuer.issue(user.id);
+      }),
+    );
+    return result;
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { UserRepository } from '@app/accounts';
+import { User, UserRepository } from '@app/accounts';
 import { Clock, DomainError, UnitOfWork } from '@app/platform';
 import { BackupCodeRepository } from './ports/backup-code.repository.port';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
-import { FactorInput, SecondFactorVerifier } from './second-factor-verifier';
+import { FactorInput, SecondFactorVerifier, Verified } from './second-factor-verifier';
 import { TfaUserLookup } from './tfa-user-lookup';
 
 export type RemoveMethodResult = { disabled: true } | { disabled: false; remainingMethods: number };
@@ -38,17 +38,30 @@ export class RemoveMethodUseCase {
     const owned = await this.methods.listByUser(user.id);
     if (command.targetId !== undefined && !owned.some((m) => m.id === command.targetId))
       throw new DomainError('not_found', `No 2FA method ${command.targetId}.`);
-    const verified = await this.verifier.verify(user, command.factor, {
-      purposes: ['verify'],
-      failure: '2fa_verification_failed',
-    });
-    if (owned.length === 0 && user.tfaStatus === 'legacy') {
+    // The removal commits with the spending of the factor: a failure leaves the code usable.
+    const options = { purposes: ['verify' as const], failure: '2fa_verification_failed' as const };
+    const { result } = await this.verifier.verifyAndThen(
+      user,
+      command.factor,
+      options,
+      (verified) => this.remove(user, owned.length, verified, command.targetId),
+    );
+    return result;
+  }
+
+  private async remove(
+    user: User,
+    ownedCount: number,
+    verified: Verified,
+    requestedTarget: number | undefined,
+  ): Promise<RemoveMethodResult> {
+    if (ownedCount === 0 && user.tfaStatus === 'legacy') {
       // Legacy accounts have no method rows and no backup codes: only the flag goes.
       await this.users.setTfaState(user.id, false, 'disabled');
       return { disabled: true };
     }
     const targetId =
-      command.targetId ?? (verified.kind === 'method' ? verified.method?.id : undefined);
+      requestedTarget ?? (verified.kind === 'method' ? verified.method?.id : undefined);
     if (targetId === undefined)
       throw new DomainError('bad_request', 'Invalid request: target_id is required');
     return this.uow.run(async () => {

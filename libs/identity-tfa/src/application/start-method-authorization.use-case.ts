@@ -37,15 +37,13 @@ export class StartMethodAuthorizationUseCase {
   async execute(command: StartAuthorizationCommand): Promise<StartAuthorizationResult> {
     const user = await this.lookup.user(command.userId);
     if (command.backupCode !== undefined) {
-      await this.verifier.verify(
+      // A grant that fails (Redis away) rolls back the spending of the backup code.
+      await this.verifier.verifyAndThen(
         user,
         { backupCode: command.backupCode },
-        {
-          purposes: [],
-          failure: '2fa_verification_failed',
-        },
+        { purposes: [], failure: '2fa_verification_failed' },
+        () => this.gate.grant(user.id),
       );
-      await this.gate.grant(user.id);
       return { kind: 'granted' };
     }
     const existing = await this.methods.listByUser(user.id);
