@@ -284,18 +284,25 @@ describe('autoscaling: endpoint groups over HTTP', () => {
       expect(aliceIds.length).toBeGreaterThan(0);
     });
 
-    it('ignores whatever JSON object the GET carries', async () => {
+    it('ignores whatever body the GET carries', async () => {
       const expected = await list(alice);
-      for (const body of [
-        '{}',
-        '{"client_id": 5, "api_key": ["x"], "user_id": 1, "nested": {"a": null}}',
-        `{"client_id": "me", "api_key": "${bob.apiKey}"}`,
+      for (const [type, body] of [
+        ['application/json', '{}'],
+        [
+          'application/json',
+          '{"client_id": 5, "api_key": ["x"], "user_id": 1, "nested": {"a": null}}',
+        ],
+        ['application/json', `{"client_id": "me", "api_key": "${bob.apiKey}"}`],
+        ['application/json', '["client_id", "me"]'],
+        ['application/json', '"me"'],
+        ['application/json', '{"client_id": '],
+        ['text/plain', 'client_id=me'],
       ]) {
         const response = await api
           .http()
           .get('/api/v0/endptjobs/')
           .set(alice.auth)
-          .set('Content-Type', 'application/json')
+          .set('Content-Type', type)
           .send(body);
         expect(response.status).toBe(200);
         expect(response.body).toEqual({ success: true, results: expected });

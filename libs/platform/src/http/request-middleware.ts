@@ -38,6 +38,13 @@ export const parseJsonBody: RequestHandler = (
     request.body = {};
     return next();
   }
+  if (request.method === 'GET' || request.method === 'HEAD') {
+    // A GET body has no meaning here (the public client sends one with `show endpoints`):
+    // it is drained and ignored, whatever it holds.
+    request.resume();
+    request.body = {};
+    return next();
+  }
   const type = request.headers['content-type'] ?? '';
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
     return reject(response, 'Content-Type must be application/json');
