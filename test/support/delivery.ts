@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Redis from 'ioredis';
-import { SecretKeeper } from '@app/platform';
+import { QueueRegistry, SecretKeeper } from '@app/platform';
 import { DIST, TestApi } from './api';
 import { FakeTwilio } from './fake-twilio';
 import { SmtpSink } from './smtp-sink';
@@ -83,4 +83,28 @@ export async function spawnWorker(env: Record<string, string>): Promise<WorkerPr
 export async function forgetRecentSend(api: TestApi, number: string): Promise<void> {
   const fingerprint = api.app.get(SecretKeeper).fingerprint('sms-destination', number);
   await api.app.get(Redis).del(`tfa:sms:last:${fingerprint}`);
+}
+
+/** The `code-delivery` job id of one send: `<challenge key>-<send number>`. */
+export function deliveryJobId(api: TestApi, secret: string, sendNumber = 1): string {
+  return `${api.app.get(SecretKeeper).fingerprint('tfa-secret', secret)}-${sendNumber}`;
+}
+
+/**
+ * Waits (bounded polling) until a send's job has finished: completed jobs are removed from
+ * the queue, a job out of attempts stays as failed. Returns which of the two it was.
+ */
+export async function deliverySettled(
+  api: TestApi,
+  jobId: string,
+  attempts = 300,
+): Promise<'completed' | 'failed'> {
+  const queue = api.app.get(QueueRegistry).get('code-delivery');
+  for (let i = 0; i < attempts; i += 1) {
+    const job = await queue.getJob(jobId);
+    if (!job) return 'completed';
+    if (await job.isFailed()) return 'failed';
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`delivery job ${jobId} still pending`);
 }

@@ -13,6 +13,19 @@ export interface FakeSms {
   dateCreated: Date;
 }
 
+/** One HTTP request as it reached the fake, before any check: what went over the wire. */
+export interface FakeTwilioCall {
+  method: string;
+  /** Path and query, as sent. */
+  url: string;
+  authorization: string | null;
+  contentType: string | null;
+  /** The raw request body (form-encoded for a Messages POST). */
+  body: string;
+  /** The HTTP status the fake answered (null when it dropped the connection or still holds it). */
+  status: number | null;
+}
+
 /** A programmed answer for one POST, used instead of the normal processing. */
 export type FakeTwilioFault =
   | { status: 500 | 502 | 503 }
@@ -29,6 +42,8 @@ export interface FakeTwilio {
   requests: Array<Record<string, string>>;
   /** Every message accepted (201). */
   messages: FakeSms[];
+  /** Every HTTP request received (any method, path or credentials), in arrival order. */
+  calls: FakeTwilioCall[];
   /** Answers for the next POSTs, in order; normal processing resumes when used up. */
   program(...faults: FakeTwilioFault[]): void;
   /** Numbers answered with 400 / 21211 (invalid To), as Twilio does for unassigned numbers. */
@@ -85,6 +100,7 @@ export async function startFakeTwilio(
   events.setMaxListeners(100);
   const requests: Array<Record<string, string>> = [];
   const messages: FakeSms[] = [];
+  const calls: FakeTwilioCall[] = [];
   const faults: FakeTwilioFault[] = [];
   const rejected = new Set<string>();
   let held: Array<() => void> | null = null;
@@ -108,6 +124,16 @@ export async function startFakeTwilio(
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const call: FakeTwilioCall = {
+      method: req.method ?? '',
+      url: req.url ?? '/',
+      authorization: req.headers.authorization ?? null,
+      contentType: req.headers['content-type'] ?? null,
+      body: await readBody(req),
+      status: null,
+    };
+    calls.push(call);
+    res.once('finish', () => (call.status = res.statusCode));
     const url = new URL(req.url ?? '/', 'http://fake');
     if (url.pathname !== path)
       return twilioError(res, 404, 20404, 'The requested resource was not found');
@@ -127,7 +153,7 @@ export async function startFakeTwilio(
     if (req.method !== 'POST') return twilioError(res, 405, 20004, 'Method not allowed');
     if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
       return twilioError(res, 400, 20001, 'Unsupported content type');
-    const form = Object.fromEntries(new URLSearchParams(await readBody(req)));
+    const form = Object.fromEntries(new URLSearchParams(call.body));
     requests.push(form);
     const fault = faults.shift();
     if (fault && 'status' in fault) {
@@ -191,6 +217,7 @@ export async function startFakeTwilio(
     authToken,
     requests,
     messages,
+    calls,
     program: (...next) => faults.push(...next),
     rejectNumber: (number) => rejected.add(number),
     hold: () => {
@@ -220,6 +247,7 @@ export async function startFakeTwilio(
     reset: () => {
       requests.length = 0;
       messages.length = 0;
+      calls.length = 0;
       faults.length = 0;
       rejected.clear();
     },

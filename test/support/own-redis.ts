@@ -14,6 +14,15 @@ export function freePort(): Promise<number> {
   });
 }
 
+export interface OwnRedisOptions {
+  /**
+   * Keep the data in an append-only file in this directory, written through on every
+   * command (appendfsync always), so a SIGKILLed server restarts with everything it
+   * acknowledged. Without it the server keeps nothing across a restart.
+   */
+  persistDir?: string;
+}
+
 /**
  * A private redis-server for fault tests: it can be stopped and started without touching
  * the Redis every other test uses.
@@ -21,12 +30,20 @@ export function freePort(): Promise<number> {
 export class OwnRedis {
   private child: ChildProcess | null = null;
 
-  constructor(readonly port: number) {}
+  constructor(
+    readonly port: number,
+    private readonly options: OwnRedisOptions = {},
+  ) {}
 
-  static async start(): Promise<OwnRedis> {
-    const redis = new OwnRedis(await freePort());
+  static async start(options: OwnRedisOptions = {}): Promise<OwnRedis> {
+    const redis = new OwnRedis(await freePort(), options);
     await redis.start();
     return redis;
+  }
+
+  /** True between start() and stop(). */
+  get running(): boolean {
+    return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
   }
 
   get url(): string {
@@ -34,9 +51,12 @@ export class OwnRedis {
   }
 
   async start(): Promise<void> {
+    const persistence = this.options.persistDir
+      ? ['--dir', this.options.persistDir, '--appendonly', 'yes', '--appendfsync', 'always']
+      : ['--appendonly', 'no'];
     this.child = spawn(
       'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...persistence],
       {
         stdio: 'ignore',
       },

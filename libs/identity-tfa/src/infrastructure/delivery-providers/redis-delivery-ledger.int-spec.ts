@@ -102,6 +102,16 @@ describe('RedisDeliveryLedger (real Redis)', () => {
     expect(await redis.hget(`tfa:delivery:${key}`, 'first')).toBe('unheard');
   });
 
+  it('a requester that does not wait at all says so up front: no report is heard', async () => {
+    const key = send();
+    await workerB.markUnheard(key);
+    expect(await workerA.reportFirstAttempt(key, 'twilio_rate_limited')).toBe(false);
+    const reported = send();
+    await workerA.reportFirstAttempt(reported, 'sent');
+    await workerB.markUnheard(reported);
+    expect(await redis.hget(`tfa:delivery:${reported}`, 'first')).toBe('sent');
+  });
+
   it('keeps its bookkeeping for a bounded time', async () => {
     const key = send();
     await workerA.claim(key, T0, LEASE);

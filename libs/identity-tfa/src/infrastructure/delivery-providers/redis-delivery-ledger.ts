@@ -117,6 +117,15 @@ export class RedisDeliveryLedger {
   }
 
   /**
+   * Says up front that nobody will wait for the first attempt (the requester does not wait
+   * at all), so a first attempt Twilio rate-limits is retried instead of abandoned for a
+   * client who never hears of it. Keeps an outcome already reported.
+   */
+  async markUnheard(key: string): Promise<void> {
+    await this.redis.eval(FIRST_ATTEMPT, 1, sendKey(key), UNHEARD, String(this.retentionMs));
+  }
+
+  /**
    * The requester waits up to timeoutMs for the first attempt's outcome, polling the shared
    * connection (blocking commands would need a connection per waiting request). On timeout
    * it leaves "unheard", atomically, so a late report knows nobody is listening.

@@ -16,10 +16,16 @@ describe('BullmqCodeDeliveryQueue', () => {
         DELIVERY_BACKOFF_MS: '1000',
       }),
     );
-    const queue = new BullmqCodeDeliveryQueue(registry, {} as RedisDeliveryLedger, settings);
+    const unheard: string[] = [];
+    const ledger = {
+      markUnheard: async (key: string) => void unheard.push(`${key}@${added.length}`),
+    } as unknown as RedisDeliveryLedger;
+    const queue = new BullmqCodeDeliveryQueue(registry, ledger, settings);
     expect(await queue.enqueue({ challengeKey: 'abc', sendNumber: 2 })).toEqual({
       state: 'pending',
     });
+    // Not waiting at all is said before the job is added, so no report can be mistaken as heard.
+    expect(unheard).toEqual(['abc-2@0']);
     expect(added).toEqual([
       [
         'code-delivery',

@@ -29,8 +29,12 @@ export class CodeDeliveryWorker implements OnModuleInit, OnApplicationShutdown {
       {
         connection: this.queues.workerConnectionOptions(CODE_DELIVERY_QUEUE),
         concurrency: 8,
-        // A killed worker's jobs are taken over once their lock lapses.
+        // A killed worker's jobs are taken over once their lock lapses. BullMQ moves a job
+        // back only after two stalled checks find it without a lock, so the checks run as
+        // often as the lock lasts (BullMQ's own 30 s would delay a takeover by up to a minute
+        // whatever DELIVERY_JOB_LOCK_MS says).
         lockDuration: this.settings.jobLockMs,
+        stalledInterval: this.settings.jobLockMs,
       },
     );
     this.worker.on('failed', (job, error) => {
