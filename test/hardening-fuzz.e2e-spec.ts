@@ -16,6 +16,8 @@ import {
  * FUZZ_RUNS (default 5000 in CI) sets the total number of cases; `npm run fuzz` runs more.
  */
 const TOTAL_RUNS = Number(process.env.FUZZ_RUNS ?? 5000);
+/** About 4 ms a case alone on 2 cores; the bound leaves room for a loaded machine. */
+const FUZZ_TIMEOUT_MS = Math.max(180_000, TOTAL_RUNS * 40);
 const STACK_TRACE = /\n\s+at |node_modules|\.ts:\d+|TypeError|ReferenceError|QueryFailedError/;
 
 interface RouteCase {
@@ -80,70 +82,74 @@ describe('fuzzing every route', () => {
     expect(routes.length).toBeGreaterThanOrEqual(2);
   });
 
-  it('answers every random request with a documented JSON shape and no 5xx', async () => {
-    const perRoute = Math.max(50, Math.ceil(TOTAL_RUNS / routes.length));
-    let cases = 0;
-    for (const route of routes) {
-      await fc.assert(
-        fc.asyncProperty(
-          fc.oneof(
-            bodyFor(route.bodyKeys).map((body) => ({
-              body: JSON.stringify(body),
-              contentType: 'application/json',
-            })),
-            malformedBody,
-          ),
-          queryString,
-          pathParam,
-          authHeader(user.apiKey),
-          fc.boolean(),
-          fc.integer({ min: 0, max: 4 }),
-          async (payload, query, param, authorization, trailingSlash, checkState) => {
-            cases += 1;
-            const path = route.path
-              .replace(/\{[^}]+\}/g, encodeURIComponent(param).replace(/%25/g, '%'))
-              .replace(/\/?$/, trailingSlash ? '/' : '');
-            const before = checkState === 0 ? await snapshot() : null;
-            const response = await fetch(`${api.url}${path}${query}`, {
-              method: route.method,
-              headers: {
-                ...(authorization !== undefined ? { Authorization: authorization } : {}),
-                ...(route.method === 'GET' ? {} : { 'Content-Type': payload.contentType }),
-              },
-              body: route.method === 'GET' ? undefined : payload.body,
-            });
-            const text = await response.text();
-            const context = `${route.method} ${path}${query} -> ${response.status} ${text.slice(0, 300)}`;
-            if (response.status >= 500 && response.status !== 503)
-              throw new Error(`server error: ${context}`);
-            if (STACK_TRACE.test(text)) throw new Error(`stack trace leaked: ${context}`);
-            if (route.path === '/metrics') return;
-            expect(response.headers.get('content-type') ?? '').toMatch(/application\/json/);
-            const body = JSON.parse(text) as unknown;
-            if (typeof body !== 'object' || body === null || Array.isArray(body))
-              throw new Error(`not an object: ${context}`);
-            if (response.status >= 400) {
-              const error = body as Record<string, unknown>;
-              if (response.status === 429 && 'detail' in error) {
-                expect(typeof error.detail).toBe('string');
-              } else if (!(response.status === 503 && 'status' in error)) {
-                if (error.success !== false || typeof error.msg !== 'string')
-                  throw new Error(`bad error shape: ${context}`);
-                if ('error' in error && typeof error.error !== 'string')
-                  throw new Error(`bad error code: ${context}`);
+  it(
+    'answers every random request with a documented JSON shape and no 5xx',
+    async () => {
+      const perRoute = Math.max(50, Math.ceil(TOTAL_RUNS / routes.length));
+      let cases = 0;
+      for (const route of routes) {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.oneof(
+              bodyFor(route.bodyKeys).map((body) => ({
+                body: JSON.stringify(body),
+                contentType: 'application/json',
+              })),
+              malformedBody,
+            ),
+            queryString,
+            pathParam,
+            authHeader(user.apiKey),
+            fc.boolean(),
+            fc.integer({ min: 0, max: 4 }),
+            async (payload, query, param, authorization, trailingSlash, checkState) => {
+              cases += 1;
+              const path = route.path
+                .replace(/\{[^}]+\}/g, encodeURIComponent(param).replace(/%25/g, '%'))
+                .replace(/\/?$/, trailingSlash ? '/' : '');
+              const before = checkState === 0 ? await snapshot() : null;
+              const response = await fetch(`${api.url}${path}${query}`, {
+                method: route.method,
+                headers: {
+                  ...(authorization !== undefined ? { Authorization: authorization } : {}),
+                  ...(route.method === 'GET' ? {} : { 'Content-Type': payload.contentType }),
+                },
+                body: route.method === 'GET' ? undefined : payload.body,
+              });
+              const text = await response.text();
+              const context = `${route.method} ${path}${query} -> ${response.status} ${text.slice(0, 300)}`;
+              if (response.status >= 500 && response.status !== 503)
+                throw new Error(`server error: ${context}`);
+              if (STACK_TRACE.test(text)) throw new Error(`stack trace leaked: ${context}`);
+              if (route.path === '/metrics') return;
+              expect(response.headers.get('content-type') ?? '').toMatch(/application\/json/);
+              const body = JSON.parse(text) as unknown;
+              if (typeof body !== 'object' || body === null || Array.isArray(body))
+                throw new Error(`not an object: ${context}`);
+              if (response.status >= 400) {
+                const error = body as Record<string, unknown>;
+                if (response.status === 429 && 'detail' in error) {
+                  expect(typeof error.detail).toBe('string');
+                } else if (!(response.status === 503 && 'status' in error)) {
+                  if (error.success !== false || typeof error.msg !== 'string')
+                    throw new Error(`bad error shape: ${context}`);
+                  if ('error' in error && typeof error.error !== 'string')
+                    throw new Error(`bad error code: ${context}`);
+                }
+                if (before !== null && (await snapshot()) !== before)
+                  throw new Error(`rejected request changed state: ${context}`);
               }
-              if (before !== null && (await snapshot()) !== before)
-                throw new Error(`rejected request changed state: ${context}`);
-            }
+            },
+          ),
+          {
+            numRuns: perRoute,
+            seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined,
           },
-        ),
-        {
-          numRuns: perRoute,
-          seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined,
-        },
-      );
-    }
-    expect(cases).toBeGreaterThanOrEqual(Math.min(TOTAL_RUNS, routes.length * 50));
-    console.log(`fuzz: ${cases} cases over ${routes.length} routes`);
-  });
+        );
+      }
+      expect(cases).toBeGreaterThanOrEqual(Math.min(TOTAL_RUNS, routes.length * 50));
+      console.log(`fuzz: ${cases} cases over ${routes.length} routes`);
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 });
