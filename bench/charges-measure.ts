@@ -7,21 +7,39 @@ export interface Measurement {
   requests: number;
 }
 
+/** Raw latencies (ms) of one or more timed loops, and the seconds they ran. */
+export interface Samples {
+  latencies: number[];
+  seconds: number;
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Pools the latencies of several slices: rps is requests over the slices' summed time. */
+export function summarize(slices: Samples[]): Measurement {
+  const latencies = slices.flatMap((slice) => slice.latencies).sort((a, b) => a - b);
+  const seconds = slices.reduce((sum, slice) => sum + slice.seconds, 0);
+  return {
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    rps: latencies.length / seconds,
+    requests: latencies.length,
+  };
 }
 
 /**
  * Runs `work` from `concurrency` loops for `seconds` (at least `minRequests` in all, at
  * most 4x the time), after a short warm-up. Latencies in milliseconds.
  */
-export async function measureLoop(
+export async function sampleLoop(
   work: () => Promise<unknown>,
   concurrency: number,
   seconds: number,
   minRequests = 20,
-): Promise<Measurement> {
+): Promise<Samples> {
   for (let i = 0; i < 3; i += 1) await work();
   const latencies: number[] = [];
   const started = process.hrtime.bigint();
@@ -34,37 +52,77 @@ export async function measureLoop(
     }
   });
   await Promise.all(loops);
-  const total = elapsed();
-  latencies.sort((a, b) => a - b);
-  return {
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    rps: latencies.length / total,
-    requests: latencies.length,
-  };
+  return { latencies, seconds: elapsed() };
+}
+
+export async function measureLoop(
+  work: () => Promise<unknown>,
+  concurrency: number,
+  seconds: number,
+): Promise<Measurement> {
+  return summarize([await sampleLoop(work, concurrency, seconds)]);
 }
 
 /**
- * A keep-alive GET that reads the whole body; fails on any non-200 so a benchmark never
- * times error answers. (autocannon records whole milliseconds, too coarse here.)
+ * Measures two pieces of work against each other in alternating slices (A B B A ...),
+ * `seconds` in all for each, so a change in the machine's background load during the
+ * measurement weighs on both sides alike and their ratio stays meaningful.
  */
+export async function measurePair(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  concurrency: number,
+  seconds: number,
+  slices = 4,
+): Promise<[Measurement, Measurement]> {
+  const fromA: Samples[] = [];
+  const fromB: Samples[] = [];
+  const slice = seconds / slices;
+  for (let i = 0; i < slices; i += 1) {
+    const order = i % 2 === 0 ? ([a, b] as const) : ([b, a] as const);
+    for (const work of order) {
+      (work === a ? fromA : fromB).push(await sampleLoop(work, concurrency, slice, 10));
+    }
+  }
+  return [summarize(fromA), summarize(fromB)];
+}
+
+/**
+ * A keep-alive GET that reads the whole body and resolves with it, unparsed: the timed
+ * loops stop the clock at the last byte, so the client's JSON.parse is not counted as the
+ * endpoint's time. Fails on any non-200 so a benchmark never times error answers, and after
+ * 30 s so a stuck server cannot hold a loop. (autocannon records whole milliseconds, too
+ * coarse here.)
+ */
+export function httpFetcher(
+  agent: Agent,
+  headers: Record<string, string>,
+): (url: string) => Promise<Buffer> {
+  return (url) =>
+    new Promise((resolve, reject) => {
+      const req = request(url, { agent, headers, timeout: 30_000 }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          if (res.statusCode !== 200)
+            return reject(new Error(`HTTP ${res.statusCode}: ${body.toString('utf8')}`));
+          resolve(body);
+        });
+        res.on('error', reject);
+      });
+      req.on('timeout', () => req.destroy(new Error(`GET ${url}: no answer within 30 s`)));
+      req.on('error', reject);
+      req.end();
+    });
+}
+
+/** httpFetcher with the body parsed as JSON, for the steps that read it. */
 export function httpGetter(
   agent: Agent,
   headers: Record<string, string>,
 ): (url: string) => Promise<Record<string, unknown>> {
-  return (url) =>
-    new Promise((resolve, reject) => {
-      const req = request(url, { agent, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const body = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}: ${body}`));
-          resolve(JSON.parse(body) as Record<string, unknown>);
-        });
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end();
-    });
+  const fetchBody = httpFetcher(agent, headers);
+  return async (url) =>
+    JSON.parse((await fetchBody(url)).toString('utf8')) as Record<string, unknown>;
 }

@@ -50,22 +50,31 @@ export async function floorPage(pool: Pool, request: FloorRequest): Promise<numb
   return rows.length;
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of the head and page statements, for the performance note. */
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the statements of one page: the head (page 1 only, as the
+ * endpoint runs it), the page, and the charges of the page's contracts.
+ */
 export async function explainFloor(pool: Pool, request: FloorRequest): Promise<string> {
   const snapshot = request.cursor?.snapshot ?? (await headSnapshot(pool, request));
-  const statements = [
-    ['head', headStatement(request.userId, request.filter)],
-    [
-      'page',
-      pageStatement(
-        request.userId,
-        request.filter,
-        snapshot,
-        request.cursor?.after ?? null,
-        request.limit + 1,
-      ),
-    ],
-  ] as const;
+  const page = pageStatement(
+    request.userId,
+    request.filter,
+    snapshot,
+    request.cursor?.after ?? null,
+    request.limit + 1,
+  );
+  const ids = (await pool.query(page.text, page.values)).rows
+    .slice(0, request.limit)
+    .filter((row: { row_kind: string }) => row.row_kind === 'contract')
+    .map((row: { id: number }) => row.id);
+  const statements: Array<[string, { text: string; values: unknown[] }]> = [];
+  if (!request.cursor) statements.push(['head', headStatement(request.userId, request.filter)]);
+  statements.push(['page', page]);
+  if (ids.length)
+    statements.push([
+      `charges of the page's ${ids.length} contracts`,
+      contractChargesStatement(ids, request.filter.gte, request.filter.lte),
+    ]);
   const out: string[] = [];
   for (const [name, statement] of statements) {
     const result = await pool.query(

@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { rssMiB } from './load-processes';
+import { cpuMs, rssMiB } from './processes';
 
 /** One autocannon run with sub-millisecond latencies and the server's RSS sampled alongside. */
 
@@ -30,6 +30,10 @@ export interface LoadResult {
   samples: string[];
   rssEnd: number;
   rssPeak: number;
+  /** CPU time (user + system, ms) the serving process used during the run. */
+  cpuMs: number;
+  /** The 2xx latencies (ms), sorted, so runs in slices can be pooled (mergeRuns). */
+  latencies: Float64Array;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -57,6 +61,7 @@ export function measure(
     rssPeak = Math.max(rssPeak, rssMiB(pid));
   }, 250);
   const started = process.hrtime.bigint();
+  const cpuStart = cpuMs(pid);
   const options: autocannon.Options = {
     url: target.url,
     connections,
@@ -87,7 +92,9 @@ export function measure(
       clearInterval(sampler);
       if (error) return reject(error);
       const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-      const sorted = latencies.subarray(0, count).sort();
+      const rssEnd = rssMiB(pid);
+      const cpuUsed = cpuMs(pid) - cpuStart;
+      const sorted = latencies.slice(0, count).sort();
       const requests = Object.values(statuses).reduce((a, b) => a + b, 0);
       resolve({
         connections,
@@ -101,8 +108,10 @@ export function measure(
         socketErrors: result.errors,
         statuses,
         samples,
-        rssEnd: rssMiB(pid),
-        rssPeak,
+        rssEnd,
+        rssPeak: Math.max(rssPeak, rssEnd),
+        cpuMs: cpuUsed,
+        latencies: sorted,
       });
     });
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
@@ -120,4 +129,41 @@ export function measure(
       if (samples.length < 3) samples.push(`socket: ${error.message}`);
     });
   });
+}
+
+/** Pools runs of one target made in slices: percentiles over all latencies, rates over all time. */
+export function mergeRuns(runs: LoadResult[]): LoadResult {
+  const count = runs.reduce((sum, run) => sum + run.latencies.length, 0);
+  const latencies = new Float64Array(count);
+  let at = 0;
+  for (const run of runs) {
+    latencies.set(run.latencies, at);
+    at += run.latencies.length;
+  }
+  latencies.sort();
+  const statuses: Record<string, number> = {};
+  for (const run of runs)
+    for (const [status, n] of Object.entries(run.statuses))
+      statuses[status] = (statuses[status] ?? 0) + n;
+  const sum = (pick: (run: LoadResult) => number) =>
+    runs.reduce((total, run) => total + pick(run), 0);
+  const seconds = sum((run) => run.seconds);
+  const requests = sum((run) => run.requests);
+  return {
+    connections: runs[0].connections,
+    seconds,
+    requests,
+    ok: count,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    rps: requests / seconds,
+    non2xx: sum((run) => run.non2xx),
+    socketErrors: sum((run) => run.socketErrors),
+    statuses,
+    samples: runs.flatMap((run) => run.samples).slice(0, 3),
+    rssEnd: runs[runs.length - 1].rssEnd,
+    rssPeak: Math.max(...runs.map((run) => run.rssPeak)),
+    cpuMs: sum((run) => run.cpuMs),
+    latencies,
+  };
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authenticator } from 'otplib';
 import { Client, Pool } from 'pg';
-import { log, runManage } from './load-processes';
+import { log, runManage } from './processes';
 
 /** Setup of the load benchmark's own database: a clean slate, a dataset and user pools. */
 

@@ -9,31 +9,34 @@
  *
  * Environment (all optional):
  *   LOAD_DATABASE_URL  postgres://postgres@127.0.0.1:5432/gpumarket_bench_load (dropped and recreated)
- *   LOAD_REDIS_URL     redis://127.0.0.1:6379/8 (flushed)
+ *   LOAD_REDIS_URL     redis://127.0.0.1:6379/10 (flushed)
  *   LOAD_SECONDS       5    seconds per measurement
  *   SOAK_SECONDS       300  soak duration (0 skips the soak)
  *   LOAD_TOTP_POOL     3000 users with TOTP enabled; bounds each TOTP login run
  *   LOAD_SEED          "users,contracts,days" for seed:demo, default 100,20000,30
+ *   LOAD_DEADLINE_MINUTES  30, after which the run stops whatever it is doing
  *   LOAD_DOCS          docs/performance.md under the working directory ("-" to skip writing)
  */
 import { isDeepStrictEqual } from 'node:util';
-import { cpus } from 'node:os';
-import { Agent } from 'node:http';
+import { Agent, get } from 'node:http';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import autocannon from 'autocannon';
 import { httpGetter } from './charges-measure';
-import { LoadResult, LoadTarget, measure } from './load-measure';
+import { LoadResult, LoadTarget, measure, mergeRuns } from './load-measure';
 import {
   assertLoopback,
+  deadline,
   DIST,
+  loadAverage,
   log,
+  machine,
   rssMiB,
   runManage,
   Server,
   startServer,
   stopAll,
-} from './load-processes';
+} from './processes';
 import {
   OperationResult,
   ratioTable,
@@ -53,21 +56,30 @@ import {
 
 const DATABASE_URL =
   process.env.LOAD_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/gpumarket_bench_load';
-const REDIS_URL = process.env.LOAD_REDIS_URL ?? 'redis://127.0.0.1:6379/8';
+const REDIS_URL = process.env.LOAD_REDIS_URL ?? 'redis://127.0.0.1:6379/10';
 const SECONDS = positive('LOAD_SECONDS', 5);
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 const TOTP_POOL = positive('LOAD_TOTP_POOL', 3000);
 const [SEED_USERS, SEED_CONTRACTS, SEED_DAYS] = (process.env.LOAD_SEED ?? '100,20000,30')
   .split(',')
   .map(Number);
+const DEADLINE_MINUTES = positive('LOAD_DEADLINE_MINUTES', 30);
 const DOCS = process.env.LOAD_DOCS ?? join(process.cwd(), 'docs', 'performance.md');
 const CONCURRENCY = [1, 16, 64];
 const WARMUP_SECONDS = 2;
+/**
+ * Pause after a run before the next one's setup: autocannon stops the clock with requests
+ * still in flight, and the api finishes them (a TOTP login landing after forgetTotpUse
+ * would spend its user's step again and make the next run's code for that user a replay).
+ */
+const SETTLE_MS = 1_000;
 const LISTINGS = 64;
 const PAGE_LIMIT = 100;
 const DAY = 86_400;
 const SOAK_CONNECTIONS = 16;
-const SOAK_SAMPLE_MS = 10_000;
+const SOAK_SAMPLE_MS = 5_000;
+/** Slices per side when the api and the baseline are measured against each other. */
+const PAIR_SLICES = 4;
 
 function positive(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);
@@ -144,40 +156,111 @@ async function runOperation(op: Operation): Promise<OperationResult> {
   await measure(op.target(), 16, WARMUP_SECONDS, op.server.pid);
   const runs: LoadResult[] = [];
   for (const connections of CONCURRENCY) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     await op.before?.();
     const run = await measure(op.target(), connections, SECONDS, op.server.pid);
     log(`  ${summary(run)}`);
     runs.push(run);
   }
-  return {
-    name: op.name,
-    target: op.server.name === 'api' ? 'api' : 'baseline',
-    runs,
-    note: op.note,
-  };
+  return { name: op.name, target: targetOf(op), runs, note: op.note };
+}
+
+function targetOf(op: Operation): 'api' | 'baseline' {
+  return op.server.name === 'api' ? 'api' : 'baseline';
+}
+
+/**
+ * Two operations measured against each other: at each concurrency, alternating slices
+ * (A B B A ...) of SECONDS in all per side, so drift in the machine's background load
+ * weighs on both alike and their ratio holds within the run.
+ */
+async function runPair(a: Operation, b: Operation): Promise<[OperationResult, OperationResult]> {
+  for (const op of [a, b]) {
+    log(`${op.name} (${op.server.name}): warm-up ${WARMUP_SECONDS} s`);
+    await measure(op.target(), 16, WARMUP_SECONDS, op.server.pid);
+  }
+  const runs = new Map<Operation, LoadResult[]>([
+    [a, []],
+    [b, []],
+  ]);
+  for (const connections of CONCURRENCY) {
+    const slices = new Map<Operation, LoadResult[]>([
+      [a, []],
+      [b, []],
+    ]);
+    for (let i = 0; i < PAIR_SLICES; i += 1) {
+      for (const op of i % 2 === 0 ? [a, b] : [b, a]) {
+        const slice = await measure(op.target(), connections, SECONDS / PAIR_SLICES, op.server.pid);
+        slices.get(op)!.push(slice);
+      }
+    }
+    for (const op of [a, b]) {
+      const run = mergeRuns(slices.get(op)!);
+      log(`  ${op.server.name} ${summary(run)}`);
+      runs.get(op)!.push(run);
+    }
+  }
+  return [
+    { name: a.name, target: targetOf(a), runs: runs.get(a)!, note: a.note },
+    { name: b.name, target: targetOf(b), runs: runs.get(b)!, note: b.note },
+  ];
+}
+
+/** The api's V8 heap in use (MiB), from its Prometheus default metrics; NaN if unreadable. */
+function heapUsedMiB(base: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = get(`${base}/metrics`, { timeout: 5_000 }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => {
+        const match = /^nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)/m.exec(text);
+        resolve(match ? Number(match[1]) / 1024 / 1024 : NaN);
+      });
+      res.on('error', () => resolve(NaN));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(NaN));
+  });
 }
 
 async function soak(server: Server, target: LoadTarget): Promise<SoakSummary> {
   log(`soak: charges page at c${SOAK_CONNECTIONS} for ${SOAK_SECONDS} s`);
-  const samples: Array<{ t: number; rss: number }> = [];
+  const samples: SoakSummary['samples'] = [];
   const started = Date.now();
-  const sampler = setInterval(() => {
-    const t = Math.round((Date.now() - started) / 1000);
-    if (t <= SOAK_SECONDS) samples.push({ t, rss: rssMiB(server.pid) });
-    log(`  soak ${t} s: RSS ${samples[samples.length - 1]?.rss.toFixed(1)} MiB`);
-  }, SOAK_SAMPLE_MS);
+  let done = false;
+  // One sample every SOAK_SAMPLE_MS from t = 0, at most one per period of the soak.
+  const sampling = (async () => {
+    for (let i = 0; i <= (SOAK_SECONDS * 1000) / SOAK_SAMPLE_MS && !done; i += 1) {
+      const wait = started + i * SOAK_SAMPLE_MS - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (done) break;
+      const sample = {
+        t: Math.round((Date.now() - started) / 1000),
+        rss: rssMiB(server.pid),
+        heap: await heapUsedMiB(server.url),
+      };
+      samples.push(sample);
+      if (i % 6 === 0)
+        log(
+          `  soak ${sample.t} s: RSS ${sample.rss.toFixed(1)} MiB, heap ${sample.heap.toFixed(1)} MiB`,
+        );
+    }
+  })();
   let result: LoadResult;
   try {
     result = await measure(target, SOAK_CONNECTIONS, SOAK_SECONDS, server.pid);
   } finally {
-    clearInterval(sampler);
+    done = true;
+    await sampling;
   }
   if (samples.length < 2) throw new Error(`soak: only ${samples.length} RSS samples`);
   // Averages over the first and the last minute (halves when the soak is shorter than 2 min).
   const window = Math.min(60, SOAK_SECONDS / 2);
-  const avg = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-  const firstAvg = avg(samples.filter((s) => s.t <= window).map((s) => s.rss));
-  const lastAvg = avg(samples.filter((s) => s.t > SOAK_SECONDS - window).map((s) => s.rss));
+  const avg = (values: number[]) => values.reduce((x, y) => x + y, 0) / values.length;
+  const first = samples.filter((s) => s.t <= window);
+  const last = samples.filter((s) => s.t >= SOAK_SECONDS - window);
+  const firstAvg = avg(first.map((s) => s.rss));
+  const lastAvg = avg(last.map((s) => s.rss));
   const growth = (lastAvg - firstAvg) / firstAvg;
   return {
     seconds: SOAK_SECONDS,
@@ -185,6 +268,8 @@ async function soak(server: Server, target: LoadTarget): Promise<SoakSummary> {
     samples,
     firstAvg,
     lastAvg,
+    firstHeapAvg: avg(first.map((s) => s.heap)),
+    lastHeapAvg: avg(last.map((s) => s.heap)),
     window,
     growth,
     pass: growth < 0.1,
@@ -218,6 +303,9 @@ async function checkSamePage(
 
 async function main(): Promise<number> {
   const began = Date.now();
+  const loadAtStart = loadAverage();
+  log(`load average at start: ${loadAtStart}`);
+  deadline(DEADLINE_MINUTES);
   assertLoopback('LOAD_DATABASE_URL', DATABASE_URL);
   assertLoopback('LOAD_REDIS_URL', REDIS_URL);
   if (![SEED_USERS, SEED_CONTRACTS, SEED_DAYS].every((n) => Number.isInteger(n) && n > 0))
@@ -246,6 +334,7 @@ async function main(): Promise<number> {
         String(SEED_DAYS),
       ],
       env,
+      30 * 60_000,
     );
     log(`seeded: ${JSON.stringify(seeded)}`);
     const heavyUserId = seeded.heavy_user_id as number;
@@ -357,9 +446,10 @@ async function main(): Promise<number> {
       },
     ];
 
-    const results: OperationResult[] = [];
-    for (const op of operations) results.push(await runOperation(op));
+    const [apiCharges, baselineCharges, ...others] = operations;
+    const results: OperationResult[] = await runPair(apiCharges, baselineCharges);
     await baseline.stop();
+    for (const op of others) results.push(await runOperation(op));
 
     const soakSummary =
       SOAK_SECONDS > 0
@@ -368,20 +458,21 @@ async function main(): Promise<number> {
             headers: { Authorization: `Bearer ${chargesKey}` },
           })
         : null;
-    const [apiCharges, baselineCharges] = results;
     const table = resultsTable(results);
-    const ratios = ratioTable(apiCharges, baselineCharges);
+    const ratios = ratioTable(results[0], results[1]);
+    const loadAtEnd = loadAverage();
     process.stdout.write(`${table}\n\nCharges page, api/baseline:\n\n${ratios}\n`);
     if (soakSummary) process.stdout.write(`\nSoak:\n\n${soakText(soakSummary)}\n`);
 
-    const cpu = cpus();
     const body = [
       `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench\` ` +
-        `(bench/load.bench.ts): ${cpu.length} cores (${cpu[0]?.model.trim()}), Node ${process.version}. ` +
-        `The api runs as one process (\`RATE_LIMITS=off\`, \`LOG_LEVEL=warn\`, delivery worker in-process) on ` +
+        `(bench/load.bench.ts) on ${machine()}; load average (1 / 5 / 15 min) ${loadAtStart} at the ` +
+        `start, ${loadAtEnd} at the end (other test suites were running on the same cores). The api runs as one process (\`RATE_LIMITS=off\`, \`LOG_LEVEL=warn\`, delivery worker in-process) on ` +
         `its own database; autocannon runs in the benchmark process on the same cores, as do ` +
-        `PostgreSQL and Redis. ${SECONDS} s per measurement after a ${WARMUP_SECONDS} s warm-up at c16; ` +
-        `c = connections; latencies in ms over 2xx answers; RSS = the serving process's VmRSS.`,
+        `PostgreSQL and Redis. ${SECONDS} s per measurement after a ${WARMUP_SECONDS} s warm-up at c16 ` +
+        `(the api's and the baseline's charges page in alternating slices, A B B A, ${SECONDS} s per side); ` +
+        `c = connections; latencies in ms over 2xx answers; RSS = the serving process's VmRSS; ` +
+        `CPU ms/req = that process's user + system CPU time during the run per request.`,
       '',
       `Data: \`seed:demo --users ${SEED_USERS} --contracts ${SEED_CONTRACTS} --days ${SEED_DAYS}\`; the charges ` +
         `page is page 1 (limit ${PAGE_LIMIT}, table format, latest first) of the heavy user's ${SEED_DAYS}-day ` +

@@ -1,12 +1,13 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 /**
- * Child processes of the load benchmark: the api, the baseline server and `manage`.
- * Entry points are found relative to this compiled file (<dist>/bench/), so the same
- * script runs from dist/ or from a private build folder.
+ * Child processes of the benchmarks (the api, the baseline server and `manage`) and the
+ * machine conditions they report. Entry points are found relative to this compiled file
+ * (<dist>/bench/), so the same script runs from dist/ or from a private build folder.
  */
 export const DIST = join(__dirname, '..');
 
@@ -52,6 +53,16 @@ export function startServer(
   const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => keepTail(output, chunk.toString().trimEnd()));
+  // Registered before it listens, so a failure or the deadline during startup still stops it.
+  const server: Server = {
+    name,
+    child,
+    pid: child.pid!,
+    url: '',
+    output,
+    stop: () => stopChild(server),
+  };
+  running.add(server);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -78,15 +89,7 @@ export function startServer(
       if (parsed?.msg !== ready || !parsed.port) return;
       clearTimeout(timer);
       child.removeAllListeners('exit');
-      const server: Server = {
-        name,
-        child,
-        pid: child.pid!,
-        url: `http://127.0.0.1:${parsed.port}`,
-        output,
-        stop: () => stopChild(server),
-      };
-      running.add(server);
+      server.url = `http://127.0.0.1:${parsed.port}`;
       resolve(server);
     });
   });
@@ -120,10 +123,14 @@ export function rssMiB(pid: number): number {
   return Number(match[1]) / 1024;
 }
 
-/** `manage <args>`: parses its one JSON document; a non-zero exit is an error with its stderr. */
+/**
+ * `manage <args>`: parses its one JSON document; a non-zero exit is an error with its
+ * stderr. Killed after `timeoutMs`, so a stuck command cannot hold the benchmark forever.
+ */
 export function runManage(
   args: string[],
   env: NodeJS.ProcessEnv,
+  timeoutMs = 120_000,
 ): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(DIST, 'apps/manage/src/main.js'), ...args], {
@@ -132,11 +139,17 @@ export function runManage(
     });
     let stdout = '';
     let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`manage ${args[0]} exited with ${code}: ${stderr}`));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code !== 0)
+        return reject(new Error(`manage ${args[0]} exited with ${code ?? signal}: ${stderr}`));
       try {
         resolve(JSON.parse(stdout) as Record<string, unknown>);
       } catch {
@@ -144,4 +157,45 @@ export function runManage(
       }
     });
   });
+}
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU time (user + system, ms) a process has used so far, from /proc/<pid>/stat (Linux). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/** The 1, 5 and 15 minute load averages, for the conditions line of a report. */
+export function loadAverage(): string {
+  return loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ');
+}
+
+export function machine(): string {
+  const cpu = cpus();
+  return `${cpu.length} cores (${cpu[0]?.model.trim()}), Node ${process.version}`;
+}
+
+/**
+ * A last-resort bound on a whole run: after `minutes` the servers are stopped and the
+ * process exits 3, whatever step it is in.
+ */
+export function deadline(minutes: number): NodeJS.Timeout {
+  const timer = setTimeout(() => {
+    log(`deadline of ${minutes} min reached: stopping`);
+    void stopAll().finally(() => process.exit(3));
+  }, minutes * 60_000);
+  timer.unref();
+  return timer;
 }
