@@ -1,4 +1,39 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestUser, startApi, TestApi } from '@test/support/api';
+import { twilioEnv } from '@test/support/delivery';
+import { FakeTwilio, startFakeTwilio } from '@test/support/fake-twilio';
+import { OwnRedis } from '@test/support/own-redis';
+import { enableTotp, testPhone, totpCode } from '@test/support/tfa';
+
+/** The value of one sample of the exposition text, 0 when the series does not exist yet. */
+function sample(text: string, name: string, labels: Record<string, string>): number {
+  const wanted = Object.entries(labels);
+  let total = 0;
+  for (const line of text.split('\n')) {
+    const match = /^(\w+)\{([^}]*)\} (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const present = Object.fromEntries(
+      [...match[2].matchAll(/(\w+)="([^"]*)"/g)].map((label) => [label[1], label[2]]),
+    );
+    if (wanted.every(([key, value]) => present[key] === value)) total += Number(match[3]);
+  }
+  return total;
+}
+
+async function scrape(api: TestApi): Promise<string> {
+  const response = await api.http().get('/metrics');
+  expect(response.status).toBe(200);
+  return response.text;
+}
+
+/** Scrapes until `moved` holds (the worker counts after the request has its answer). */
+async function scrapeUntil(api: TestApi, moved: (text: string) => boolean): Promise<string> {
+  for (;;) {
+    const text = await scrape(api);
+    if (moved(text)) return text;
+    await sleep(25);
+  }
+}
 
 describe('GET /metrics (Prometheus)', () => {
   let api: TestApi;
@@ -26,11 +61,74 @@ describe('GET /metrics (Prometheus)', () => {
       'tfa_verifications_total',
       'tfa_lockouts_total',
       'code_delivery_attempts_total',
+      'code_delivery_failures_total',
       'rate_limit_refusals_total',
     ]) {
       expect(response.text).toContain(`# TYPE ${counter} counter`);
     }
+    expect(response.text).toContain('# TYPE queue_jobs gauge');
     expect(response.text).toContain('process_resident_memory_bytes');
+  });
+
+  it('labels a route with parameters by its template, not by the ids in the URL', async () => {
+    const user = await createTestUser(api);
+    await api.http().delete('/api/v0/endptjobs/987654321/').set(user.auth).expect(404);
+    const text = await scrape(api);
+    expect(
+      sample(text, 'http_request_duration_seconds_count', {
+        route: '/api/v0/endptjobs/:id',
+        status: '404',
+      }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(text).not.toContain('987654321');
+  });
+
+  it('counts 2FA verifications by method and outcome, and lockouts', async () => {
+    const user = await createTestUser(api);
+    const totp = await enableTotp(api, user);
+    const before = await scrape(api);
+    const valid = [-1, 0, 1].map((step) => totpCode(totp.secret, step));
+    const wrong = ['000000', '111111', '222222', '333333'].find((code) => !valid.includes(code));
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      const refused = await api
+        .http()
+        .post('/api/v0/tfa/')
+        .set(user.auth)
+        .send({ tfa_method: 'totp', code: wrong });
+      expect(refused.status).toBe(attempt < 5 ? 400 : 429);
+    }
+    await api
+      .http()
+      .post('/api/v0/tfa/')
+      .set(user.auth)
+      .send({ backup_code: totp.backupCodes[0] })
+      .expect(200);
+    const after = await scrape(api);
+    const delta = (labels: Record<string, string>) =>
+      sample(after, 'tfa_verifications_total', labels) -
+      sample(before, 'tfa_verifications_total', labels);
+    const failures = delta({ method: 'totp' }) - delta({ method: 'totp', outcome: 'success' });
+    expect(failures).toBe(5);
+    expect(delta({ method: 'backup_code', outcome: 'success' })).toBe(1);
+    expect(
+      sample(after, 'tfa_lockouts_total', { method: 'totp' }) -
+        sample(before, 'tfa_lockouts_total', { method: 'totp' }),
+    ).toBe(1);
+  });
+
+  it('counts rate-limit refusals by bucket', async () => {
+    const limited = await startApi({ RATE_LIMITS: 'on' });
+    try {
+      const user = await createTestUser(limited);
+      const unlist = () =>
+        limited.http().post('/api/v0/volumes/unlist/').set(user.auth).send({ id: 987_650 });
+      await unlist();
+      expect((await unlist()).status).toBe(429);
+      const text = await scrape(limited);
+      expect(sample(text, 'rate_limit_refusals_total', { bucket: 'volumes_unlist' })).toBe(1);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('never puts credentials in labels', async () => {
@@ -38,5 +136,79 @@ describe('GET /metrics (Prometheus)', () => {
     await api.http().get('/api/v0/users/current').set(user.auth);
     const response = await api.http().get('/metrics');
     expect(response.text).not.toContain(user.apiKey);
+  });
+});
+
+describe('GET /metrics: code delivery', () => {
+  let fake: FakeTwilio;
+  let api: TestApi;
+
+  beforeAll(async () => {
+    fake = await startFakeTwilio();
+    api = await startApi(twilioEnv(fake));
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await fake?.close();
+  });
+
+  it('counts delivery attempts by channel, provider and outcome, and abandoned deliveries', async () => {
+    const user = await createTestUser(api);
+    const delivered = testPhone();
+    const rejected = testPhone();
+    fake.rejectNumber(rejected);
+    const before = await scrape(api);
+    const attempts = (text: string, outcome: string) =>
+      sample(text, 'code_delivery_attempts_total', { channel: 'sms', provider: 'twilio', outcome });
+    const abandoned = (text: string) =>
+      sample(text, 'code_delivery_failures_total', { channel: 'sms', provider: 'twilio' });
+
+    const sent = await api
+      .http()
+      .post('/api/v0/tfa/sms/')
+      .set(user.auth)
+      .send({ phone_number: delivered });
+    expect(sent.status).toBe(200);
+    await scrapeUntil(api, (text) => attempts(text, 'sent') === attempts(before, 'sent') + 1);
+
+    const other = await createTestUser(api);
+    const refused = await api
+      .http()
+      .post('/api/v0/tfa/sms/')
+      .set(other.auth)
+      .send({ phone_number: rejected });
+    expect(refused.status).toBe(400);
+    const after = await scrapeUntil(api, (text) => abandoned(text) === abandoned(before) + 1);
+    expect(attempts(after, 'rejected')).toBe(attempts(before, 'rejected') + 1);
+  });
+});
+
+describe('GET /metrics: queue depth', () => {
+  let redis: OwnRedis;
+  let api: TestApi;
+
+  beforeAll(async () => {
+    // A Redis of its own: the job this test leaves waiting must not reach any other worker.
+    redis = await OwnRedis.start();
+    api = await startApi({
+      REDIS_URL: redis.url,
+      RUN_WORKER: 'false',
+      DELIVERY_FIRST_ATTEMPT_WAIT_MS: '0',
+    });
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await redis?.stop();
+  });
+
+  it('reports the jobs waiting in the delivery queue', async () => {
+    const user = await createTestUser(api);
+    const depth = (text: string) =>
+      sample(text, 'queue_jobs', { queue: 'code-delivery', state: 'waiting' });
+    expect(depth(await scrape(api))).toBe(0);
+    await api.http().post('/api/v0/tfa/email/').set(user.auth).send({}).expect(200);
+    expect(depth(await scrape(api))).toBe(1);
   });
 });

@@ -80,9 +80,77 @@ export class OpenApiResponseValidator {
   }
 }
 
+interface LintedOperation {
+  operationId?: string;
+  parameters?: Array<{ in?: string; name?: string; required?: boolean; $ref?: string }>;
+  security?: Array<Record<string, unknown>>;
+}
+
+interface LintedDocument {
+  paths?: Record<string, Record<string, unknown>>;
+  components?: { securitySchemes?: Record<string, unknown> };
+  security?: Array<Record<string, unknown>>;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
 /**
- * Validates a document against the official OpenAPI schemas. The validator is an ES
- * module that reads its schemas through import.meta, so it runs in a child Node process.
+ * What the JSON Schema of OpenAPI cannot say and `redocly lint` checks (rules
+ * path-parameters-defined, operation-operationId-unique, no-identical-paths,
+ * security-defined): every path template parameter is declared as a required path
+ * parameter and every declared one is in the template; operationIds are unique; no two
+ * paths differ only in parameter names; security requirements name defined schemes.
+ */
+export function semanticProblems(document: LintedDocument): string[] {
+  const problems: string[] = [];
+  const operationIds = new Map<string, string>();
+  const shapes = new Map<string, string>();
+  const schemes = new Set(Object.keys(document.components?.securitySchemes ?? {}));
+  const checkSecurity = (where: string, requirements: LintedOperation['security']) => {
+    for (const requirement of requirements ?? [])
+      for (const name of Object.keys(requirement))
+        if (!schemes.has(name)) problems.push(`${where}: security scheme "${name}" is not defined`);
+  };
+  checkSecurity('document', document.security);
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    const shape = path.replace(/\{[^}]+\}/g, '{}');
+    if (shapes.has(shape)) problems.push(`${path}: identical to ${shapes.get(shape)}`);
+    shapes.set(shape, path);
+    const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+    const shared = ((item.parameters ?? []) as LintedOperation['parameters']) ?? [];
+    for (const method of METHODS) {
+      const operation = item[method] as LintedOperation | undefined;
+      if (!operation) continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      const declared = [...shared, ...(operation.parameters ?? [])].filter(
+        (parameter) => parameter.in === 'path',
+      );
+      for (const name of templated) {
+        const parameter = declared.find((candidate) => candidate.name === name);
+        if (!parameter) problems.push(`${where}: path parameter "${name}" is not declared`);
+        else if (parameter.required !== true)
+          problems.push(`${where}: path parameter "${name}" must be required`);
+      }
+      for (const parameter of declared)
+        if (!templated.includes(parameter.name ?? ''))
+          problems.push(`${where}: path parameter "${parameter.name}" is not in the path`);
+      if (operation.operationId) {
+        const first = operationIds.get(operation.operationId);
+        if (first) problems.push(`${where}: operationId ${operation.operationId} also on ${first}`);
+        else operationIds.set(operation.operationId, where);
+      }
+      checkSecurity(where, operation.security);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Lints a document as `redocly lint` would for correctness: validation against the
+ * official OpenAPI 3.0/3.1 JSON Schemas with every $ref resolved (by
+ * @seriousme/openapi-schema-validator), plus the semantic rules above. The schema
+ * validator is an ES module that reads its schemas through import.meta, so it runs in a
+ * child Node process.
  */
 export function lintOpenApiDocument(document: unknown): { valid: boolean; errors: unknown[] } {
   const script = `
@@ -98,5 +166,10 @@ export function lintOpenApiDocument(document: unknown): { valid: boolean; errors
     cwd: join(__dirname, '..', '..'),
   });
   if (run.status !== 0) throw new Error(`OpenAPI validator failed: ${run.stderr}`);
-  return JSON.parse(run.stdout) as { valid: boolean; errors: unknown[] };
+  const schema = JSON.parse(run.stdout) as { valid: boolean; errors: unknown[] };
+  const errors = [
+    ...(Array.isArray(schema.errors) ? schema.errors : [schema.errors]).filter(Boolean),
+    ...semanticProblems(document as LintedDocument),
+  ];
+  return { valid: schema.valid && errors.length === 0, errors };
 }

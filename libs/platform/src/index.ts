@@ -27,6 +27,7 @@ export * from './infrastructure/database/database-setup';
 export * from './infrastructure/database/transactional-entity-manager';
 export * from './infrastructure/redis/redis-connection.factory';
 export * from './infrastructure/queue/queue-registry';
+export * from './infrastructure/queue/job-queue';
 export * from './infrastructure/lifecycle';
 export * from './platform.module';
 export * from './infrastructure/close-on-signals';

@@ -150,7 +150,8 @@ export class PlatformModule implements NestModule, OnModuleInit, OnApplicationSh
         {
           provide: QueueRegistry,
           inject: [RedisConnectionFactory],
-          useFactory: (factory: RedisConnectionFactory) => new QueueRegistry(factory),
+          useFactory: (factory: RedisConnectionFactory) =>
+            new QueueRegistry(factory, config.embedded),
         },
         Lifecycle,
         ErrorCatalog,

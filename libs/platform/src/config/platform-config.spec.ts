@@ -7,6 +7,11 @@ const strongKeys = {
   ENCRYPTION_KEYS: `1:${Buffer.alloc(32, 3).toString('base64')}`,
 };
 
+const services = {
+  DATABASE_URL: 'postgres://app@db.internal:5432/gpumarket',
+  REDIS_URL: 'redis://cache.internal:6379',
+};
+
 describe('loadPlatformConfig', () => {
   it('has working development defaults', () => {
     const config = loadPlatformConfig(new Environment({}));
@@ -19,14 +24,14 @@ describe('loadPlatformConfig', () => {
       thresholds: { charges: 1.0, volumes_unlist: 5.0, endpoint_groups_create: 4.0 },
     });
     expect(config.usingDevelopmentSecrets).toBe(true);
+    expect(config.shutdownGraceMs).toBe(1_000);
   });
 
   it('refuses to start in production without secrets, naming each one', () => {
-    expect(() => loadPlatformConfig(new Environment({ NODE_ENV: 'production' }))).toThrow(
-      ConfigError,
-    );
+    const production = new Environment({ NODE_ENV: 'production', ...services });
+    expect(() => loadPlatformConfig(production)).toThrow(ConfigError);
     try {
-      loadPlatformConfig(new Environment({ NODE_ENV: 'production' }));
+      loadPlatformConfig(production);
     } catch (error) {
       expect((error as ConfigError).problems).toEqual([
         'SECRET_HMAC_KEY is required in production (at least 32 characters)',
@@ -35,10 +40,36 @@ describe('loadPlatformConfig', () => {
     }
   });
 
-  it('starts in production with real secrets', () => {
-    const config = loadPlatformConfig(new Environment({ NODE_ENV: 'production', ...strongKeys }));
+  it('refuses in production to fall back to local or embedded services', () => {
+    expect(() =>
+      loadPlatformConfig(
+        new Environment({ NODE_ENV: 'production', ...strongKeys, EMBEDDED: 'true' }),
+      ),
+    ).toThrow(
+      expect.objectContaining({
+        problems: [
+          'EMBEDDED is for development only; production needs DATABASE_URL and REDIS_URL',
+          'DATABASE_URL is required in production',
+          'REDIS_URL is required in production',
+        ],
+      }),
+    );
+  });
+
+  it('refuses an embedded api without its in-process worker', () => {
+    expect(() =>
+      loadPlatformConfig(new Environment({ EMBEDDED: 'true', RUN_WORKER: 'false' })),
+    ).toThrow(/RUN_WORKER=false leaves codes undelivered in the embedded mode/);
+  });
+
+  it('starts in production with real secrets and its services named', () => {
+    const config = loadPlatformConfig(
+      new Environment({ NODE_ENV: 'production', ...strongKeys, ...services }),
+    );
     expect(config.isProduction).toBe(true);
     expect(config.usingDevelopmentSecrets).toBe(false);
+    // Long enough for a load balancer to stop routing here before the listener closes.
+    expect(config.shutdownGraceMs).toBe(5_000);
   });
 
   it('reports every invalid value at once', () => {

@@ -70,11 +70,26 @@ export function loadPlatformConfig(env: Environment): PlatformConfig {
     config.nodeEnv === 'test' ? 'silent' : 'info',
   );
   config.sessionTtlSeconds = read.integer('SESSION_TTL_SECONDS', 7 * 24 * 3600, 60);
-  config.shutdownGraceMs = read.integer('SHUTDOWN_GRACE_MS', 0, 0);
+  // Long enough for a load balancer to stop routing here before the listener closes.
+  config.shutdownGraceMs = read.integer(
+    'SHUTDOWN_GRACE_MS',
+    config.nodeEnv === 'production' ? 5_000 : 1_000,
+    0,
+  );
   config.databasePoolMax = read.integer('DATABASE_POOL_MAX', 20, 1, 1000);
   config.embedded = read.boolean('EMBEDDED', false);
-  if (config.embedded && config.nodeEnv === 'production') {
-    read.problem('EMBEDDED is for development only; production needs DATABASE_URL and REDIS_URL');
+  if (config.embedded && !config.runWorker) {
+    read.problem(
+      'RUN_WORKER=false leaves codes undelivered in the embedded mode (its queue is in-process)',
+    );
+  }
+  if (config.nodeEnv === 'production') {
+    // Production never falls back: not to the embedded parts, not to services on localhost.
+    if (config.embedded)
+      read.problem('EMBEDDED is for development only; production needs DATABASE_URL and REDIS_URL');
+    for (const name of ['DATABASE_URL', 'REDIS_URL']) {
+      if (env.get(name) === undefined) read.problem(`${name} is required in production`);
+    }
   }
 
   const rateLimitsRaw = read.oneOf('RATE_LIMITS', ['on', 'off'], 'on');

@@ -130,8 +130,7 @@ function isConnectionLoss(exception: unknown): boolean {
   const code = error.driverError?.code ?? error.code;
   return (
     (code !== undefined && CONNECTION_LOSS_CODES.has(code)) ||
-    (typeof error.message === 'string' &&
-      CONNECTION_LOSS_MESSAGES.test(error.message))
+    (typeof error.message === 'string' && CONNECTION_LOSS_MESSAGES.test(error.message))
   );
 }
 

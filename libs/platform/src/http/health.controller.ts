@@ -1,7 +1,8 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
   HealthCheck,
+  HealthCheckResult,
   HealthCheckService,
   HealthIndicatorService,
   TypeOrmHealthIndicator,
@@ -44,18 +45,22 @@ export class HealthController {
 
   @Get('ready')
   @HealthCheck()
-  ready() {
-    return this.health.check([
-      () => this.lifecycleCheck(),
-      () => this.database.pingCheck('database', { timeout: CHECK_TIMEOUT_MS }),
-      () => this.redisCheck(),
-      () => this.queueCheck(),
-    ]);
+  async ready() {
+    try {
+      return await this.health.check([
+        () => this.lifecycleCheck(),
+        () => this.database.pingCheck('database', { timeout: CHECK_TIMEOUT_MS }),
+        () => this.redisCheck(),
+        () => this.queueCheck(),
+      ]);
+    } catch (error) {
+      throw this.lifecycle.draining ? namingTheDrain(error) : error;
+    }
   }
 
   private async lifecycleCheck() {
     const check = this.indicators.check('instance');
-    if (this.lifecycle.draining) return check.down({ message: 'draining: shutting down' });
+    if (this.lifecycle.draining) return check.down({ message: DRAINING.message });
     try {
       if (await withTimeout(this.lifecycle.stillPendingMigrations(), CHECK_TIMEOUT_MS)) {
         return check.down({ message: 'migrations pending' });
@@ -81,15 +86,30 @@ export class HealthController {
     try {
       const details: Record<string, unknown> = {};
       for (const queue of this.queues.opened()) {
-        await withTimeout(queue.waitUntilReady(), CHECK_TIMEOUT_MS);
-        details[queue.name] = await withTimeout(
-          queue.getJobCounts('waiting', 'active', 'delayed', 'failed'),
-          CHECK_TIMEOUT_MS,
-        );
+        details[queue.name] = await withTimeout(queue.counts(), CHECK_TIMEOUT_MS);
       }
       return check.up(details);
     } catch (error) {
       return check.down({ message: (error as Error).message });
     }
   }
+}
+
+const DRAINING = { status: 'down', message: 'draining: shutting down' } as const;
+
+/**
+ * A check that began before the shutdown can end after terminus has switched itself to
+ * "shutting_down" (a bare 503 whose indicators are all up): the body must still say why.
+ */
+function namingTheDrain(error: unknown): unknown {
+  if (!(error instanceof ServiceUnavailableException)) return error;
+  const result = error.getResponse() as HealthCheckResult;
+  if (typeof result !== 'object' || !result.details) return error;
+  const { instance: _instanceUp, ...info } = result.info ?? {};
+  return new ServiceUnavailableException({
+    ...result,
+    info,
+    error: { ...result.error, instance: DRAINING },
+    details: { ...result.details, instance: DRAINING },
+  });
 }

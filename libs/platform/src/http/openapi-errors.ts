@@ -15,18 +15,50 @@ export class RateLimitedDto {
 
 const ERROR_REF = { $ref: '#/components/schemas/ErrorEnvelopeDto' };
 
-/** Every operation answers its undeclared statuses with the error envelope. */
+function failure(description: string) {
+  return { description, content: { 'application/json': { schema: ERROR_REF } } };
+}
+
+/** Failures the platform itself answers on every route, whatever the context does. */
+const PLATFORM_FAILURES = {
+  '400': failure('Malformed request: body not a JSON object, invalid fields (bad_request)'),
+  '500': failure('Unexpected error: the same envelope, never a stack trace'),
+  '503': failure('A dependency (database, Redis) is unavailable; retry (service_unavailable)'),
+};
+
+/** What the authentication guard answers on routes that need a Bearer credential. */
+const AUTH_FAILURES = {
+  '403': failure('No Authorization header: auth_error "This action requires login."'),
+  '404': failure('The Bearer value matches no key, or the session expired (auth_error)'),
+};
+
+type Operation = { responses?: Record<string, unknown>; security?: unknown[] };
+
+/**
+ * Documents the failures of every operation: the platform's own (malformed requests,
+ * authentication, outages, unexpected errors) by status, and `default` for the
+ * context-specific codes of the spec's error tables. Statuses a route declares itself
+ * keep their own description; one declared without a body gets the envelope.
+ */
 export function documentErrorEnvelope(document: OpenAPIObject): OpenAPIObject {
   for (const operations of Object.values(document.paths)) {
-    for (const operation of Object.values(operations) as Array<{
-      responses?: Record<string, unknown>;
-    }>) {
+    for (const operation of Object.values(operations) as Operation[]) {
       if (!operation || typeof operation !== 'object' || !('responses' in operation)) continue;
-      operation.responses ??= {};
-      operation.responses.default ??= {
-        description: "Failure: {success: false, error, msg} (see the spec's error tables)",
-        content: { 'application/json': { schema: ERROR_REF } },
+      const authenticated = (operation.security ?? []).length > 0;
+      operation.responses = {
+        ...PLATFORM_FAILURES,
+        ...(authenticated ? AUTH_FAILURES : {}),
+        ...operation.responses,
       };
+      for (const [status, response] of Object.entries(operation.responses)) {
+        // A failure a route declares by description alone still has the envelope as body.
+        const declared = response as { description?: string; content?: unknown };
+        if (Number(status) >= 400 && !declared.content)
+          operation.responses[status] = { ...failure(declared.description ?? ''), ...declared };
+      }
+      operation.responses.default ??= failure(
+        "Failure: {success: false, error, msg} (see the spec's error tables)",
+      );
     }
   }
   return document;

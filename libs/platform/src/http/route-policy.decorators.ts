@@ -4,10 +4,10 @@ import {
   ExecutionContext,
   SetMetadata,
 } from '@nestjs/common';
-import { ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import { ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Principal } from '../domain/principal';
-import { RateLimitedDto } from './openapi-errors';
+import { ErrorEnvelopeDto, RateLimitedDto } from './openapi-errors';
 
 export type AuthPolicy = 'bearer' | 'public' | 'secret-or-bearer';
 export const AUTH_POLICY = 'auth-policy';
@@ -21,7 +21,13 @@ export const Public = () => SetMetadata(AUTH_POLICY, 'public' satisfies AuthPoli
  * guard answers 401 missing_auth_value.
  */
 export const SecretOrBearer = () =>
-  SetMetadata(AUTH_POLICY, 'secret-or-bearer' satisfies AuthPolicy);
+  applyDecorators(
+    SetMetadata(AUTH_POLICY, 'secret-or-bearer' satisfies AuthPolicy),
+    ApiUnauthorizedResponse({
+      type: ErrorEnvelopeDto,
+      description: 'Neither a tfa_secret nor a Bearer token (missing_auth_value)',
+    }),
+  );
 
 /** A per-endpoint minimum request interval; the threshold comes from configuration. */
 export const RateLimit = (bucket: string) =>

@@ -7,7 +7,9 @@ describe('BullmqCodeDeliveryQueue', () => {
   it('adds one job per send with a deterministic id, no code, the configured retries, removed on completion', async () => {
     const added: unknown[][] = [];
     const registry = {
-      get: (name: string) => ({ add: async (...args: unknown[]) => added.push([name, ...args]) }),
+      jobQueue: (name: string) => ({
+        add: async (...args: unknown[]) => added.push([name, ...args]),
+      }),
     } as unknown as QueueRegistry;
     const settings = loadDeliverySettings(
       new Environment({

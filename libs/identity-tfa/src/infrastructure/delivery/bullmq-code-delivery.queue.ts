@@ -31,7 +31,7 @@ export class BullmqCodeDeliveryQueue extends CodeDeliveryQueue {
     const payload: CodeDeliveryJobs[typeof DELIVER_CODE_JOB] = job;
     // Before the job exists, so the worker cannot report to a requester that never listens.
     if (this.settings.firstAttemptWaitMs === 0) await this.ledger.markUnheard(deliveryKey(job));
-    await this.queues.get(CODE_DELIVERY_QUEUE).add(DELIVER_CODE_JOB, payload, {
+    await this.queues.jobQueue(CODE_DELIVERY_QUEUE).add(DELIVER_CODE_JOB, payload, {
       // Deterministic: a retried enqueue of the same send never sends twice.
       jobId: deliveryKey(job),
       attempts: this.settings.maxAttempts,

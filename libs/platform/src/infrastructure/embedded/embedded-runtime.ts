@@ -25,18 +25,24 @@ function reachable(host: string, port: number, timeoutMs = 500): Promise<boolean
 }
 
 /**
- * Embedded mode (development only): `EMBEDDED=true`, or automatically when neither
- * DATABASE_URL nor REDIS_URL is set and nothing answers at the default PostgreSQL and
- * Redis ports. Production never falls back (the config refuses EMBEDDED there).
+ * Embedded mode (development only): `EMBEDDED=true` (DATABASE_URL and REDIS_URL are then
+ * ignored), or automatically when neither is set and nothing answers at the default
+ * PostgreSQL and Redis ports. Production never falls back (the config refuses EMBEDDED
+ * there and requires both URLs).
  */
-export async function wantsEmbedded(env: Environment): Promise<boolean> {
+export async function wantsEmbedded(
+  env: Environment,
+  isReachable: (host: string, port: number) => Promise<boolean> = reachable,
+): Promise<boolean> {
+  // In production the configuration refuses EMBEDDED=true by name; nothing starts before.
+  if (env.isProduction) return false;
   const flag = env.get('EMBEDDED')?.toLowerCase();
   if (flag === 'true') return true;
-  if (flag === 'false' || env.isProduction) return false;
+  if (flag === 'false') return false;
   if (env.get('DATABASE_URL') || env.get('REDIS_URL')) return false;
   const [postgres, redis] = await Promise.all([
-    reachable('127.0.0.1', 5432),
-    reachable('127.0.0.1', 6379),
+    isReachable('127.0.0.1', 5432),
+    isReachable('127.0.0.1', 6379),
   ]);
   return !postgres && !redis;
 }

@@ -61,7 +61,7 @@ export class PrometheusMetrics extends Metrics {
         this.reset();
         for (const queue of queues.opened()) {
           try {
-            const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+            const counts = await queue.counts();
             for (const [state, count] of Object.entries(counts))
               this.set({ queue: queue.name, state }, count);
           } catch {

@@ -1,40 +1,131 @@
-import { Queue } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { RedisConnectionFactory } from '../redis/redis-connection.factory';
+import { InProcessJobQueue } from './in-process-job-queue';
+import {
+  JobCounts,
+  JobHandler,
+  JobOptions,
+  JobProcessor,
+  JobQueue,
+  ProcessOptions,
+  QueuedJob,
+} from './job-queue';
+
+/** How long closing waits for a queue connection still being set up. */
+const CLOSE_HANDSHAKE_WAIT_MS = 2_000;
+
+/** A BullMQ queue behind the JobQueue interface. */
+class BullmqJobQueue implements JobQueue {
+  constructor(readonly queue: Queue) {}
+
+  get name(): string {
+    return this.queue.name;
+  }
+
+  async add(jobName: string, data: unknown, options?: JobOptions): Promise<void> {
+    await this.queue.add(jobName, data, options);
+  }
+
+  async counts(): Promise<JobCounts> {
+    await this.queue.waitUntilReady();
+    return (await this.queue.getJobCounts('waiting', 'active', 'delayed', 'failed')) as JobCounts;
+  }
+}
 
 /**
- * BullMQ queues by name, sharing the platform's Redis settings. Producers get their
- * queue here; readiness reports every queue that was opened.
+ * Job queues by name. With Redis they are BullMQ queues sharing the platform's Redis
+ * settings, so producers and workers may be different processes; in the embedded mode
+ * they run in this process. Producers take `jobQueue(name)`, processors `process(name)`;
+ * readiness and metrics report every queue that was opened.
  */
 export class QueueRegistry {
-  private readonly queues = new Map<string, Queue>();
+  private readonly bullmq = new Map<string, BullmqJobQueue>();
+  private readonly local = new Map<string, InProcessJobQueue>();
 
-  constructor(private readonly connections: RedisConnectionFactory) {}
+  constructor(
+    private readonly connections: RedisConnectionFactory,
+    private readonly inProcess = false,
+  ) {}
 
-  get(name: string): Queue {
-    let queue = this.queues.get(name);
+  jobQueue(name: string): JobQueue {
+    if (!this.inProcess) return this.bullmqQueue(name);
+    let queue = this.local.get(name);
     if (!queue) {
-      queue = new Queue(name, {
-        connection: {
-          ...this.connections.queueConnectionOptions(`queue:${name}`),
-          enableOfflineQueue: false,
-        },
-      });
-      queue.on('error', () => undefined);
-      this.queues.set(name, queue);
+      queue = new InProcessJobQueue(name);
+      this.local.set(name, queue);
     }
     return queue;
+  }
+
+  process<T>(name: string, handler: JobHandler<T>, options: ProcessOptions<T>): JobProcessor {
+    // A BullMQ worker needs no Queue object: one is opened only where jobs are added.
+    if (this.inProcess) return (this.jobQueue(name) as InProcessJobQueue).process(handler, options);
+    const worker = new Worker<T>(name, (job) => handler(job as QueuedJob<T>), {
+      connection: this.workerConnectionOptions(name),
+      concurrency: options.concurrency,
+      ...(options.lockDurationMs
+        ? {
+            lockDuration: options.lockDurationMs,
+            // BullMQ moves a job back only after two stalled checks find it unlocked, so
+            // the checks run as often as the lock lasts.
+            stalledInterval: options.lockDurationMs,
+          }
+        : {}),
+    });
+    worker.on('failed', (job, error) => {
+      if (job) options.onFailed?.(job as QueuedJob<T>, error);
+    });
+    // Connection errors are retried by BullMQ; readiness reports the outage.
+    worker.on('error', () => undefined);
+    return { close: () => worker.close() };
+  }
+
+  /** The BullMQ queue itself (always on Redis), for tests and tools that inspect jobs. */
+  get(name: string): Queue {
+    return this.bullmqQueue(name).queue;
   }
 
   workerConnectionOptions(name: string) {
     return this.connections.queueConnectionOptions(`worker:${name}`);
   }
 
-  opened(): Queue[] {
-    return [...this.queues.values()];
+  opened(): JobQueue[] {
+    return [...this.local.values(), ...this.bullmq.values()];
   }
 
   async closeAll(): Promise<void> {
-    await Promise.all(this.opened().map((queue) => queue.close().catch(() => undefined)));
-    this.queues.clear();
+    await Promise.all([...this.local.values()].map((queue) => queue.close()));
+    await Promise.all([...this.bullmq.values()].map(({ queue }) => closeQuietly(queue)));
+    this.local.clear();
+    this.bullmq.clear();
   }
+
+  private bullmqQueue(name: string): BullmqJobQueue {
+    let wrapper = this.bullmq.get(name);
+    if (!wrapper) {
+      const queue = new Queue(name, {
+        connection: {
+          ...this.connections.queueConnectionOptions(`queue:${name}`),
+          enableOfflineQueue: false,
+        },
+      });
+      queue.on('error', () => undefined);
+      wrapper = new BullmqJobQueue(queue);
+      this.bullmq.set(name, wrapper);
+    }
+    return wrapper;
+  }
+}
+
+/**
+ * A queue closed while its connection is still being set up has BullMQ report the aborted
+ * setup as an 'error' event after close() removed every listener, which would crash the
+ * process on its way out. Give a reachable Redis a moment to finish the handshake first.
+ */
+async function closeQuietly(queue: Queue): Promise<void> {
+  await Promise.race([
+    queue.waitUntilReady().catch(() => undefined),
+    new Promise((resolve) => setTimeout(resolve, CLOSE_HANDSHAKE_WAIT_MS).unref()),
+  ]);
+  await queue.close().catch(() => undefined);
 }
