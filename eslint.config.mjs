@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '*.js', '*.mjs'] },
+  { ignores: ['dist/**', '.dist-*/**', 'node_modules/**', 'coverage/**', '*.js', '*.mjs'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

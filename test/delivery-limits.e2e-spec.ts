@@ -1,24 +1,29 @@
 import { createTestUser, startApi, TestApi, TestUser } from '@test/support/api';
 import { forgetRecentSend, twilioEnv } from '@test/support/delivery';
 import { FakeTwilio, startFakeTwilio } from '@test/support/fake-twilio';
+import { OwnRedis } from '@test/support/own-redis';
 import { forgetRecentSms, sql, testPhone } from '@test/support/tfa';
 
 /** SMS anti-fraud limits over HTTP: each limit is hit, before anything reaches the provider. */
 describe('SMS anti-fraud limits', () => {
   let api: TestApi;
   let fake: FakeTwilio;
+  let redis: OwnRedis;
 
   beforeAll(async () => {
-    fake = await startFakeTwilio();
+    // A Redis of its own: on the shared one this api's worker (sending through the fake
+    // Twilio) would take other test files' delivery jobs off the common queue.
+    [fake, redis] = await Promise.all([startFakeTwilio(), OwnRedis.start()]);
     api = await startApi({
       ...twilioEnv(fake),
+      REDIS_URL: redis.url,
       SMS_BLOCKED_PREFIXES: '+88299',
       SMS_BLOCKED_COUNTRIES: 'SO',
     });
   });
   afterAll(async () => {
     await api.close();
-    await fake.close();
+    await Promise.all([fake.close(), redis.stop()]);
   });
 
   const sendSms = (user: TestUser, phone: string) =>
