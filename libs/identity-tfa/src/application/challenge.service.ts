@@ -19,6 +19,9 @@ const PROVIDER_REFUSALS: Record<string, string> = {
   twilio_rate_limited: 'The SMS provider is busy; wait a moment and retry.',
 };
 
+const noLongerActive = () =>
+  tfaError('no_challenge_found', 'This challenge is no longer active; request a new code.');
+
 /** Binds the encrypted delivery copy of a code to its challenge. */
 export function codeAad(key: string): string {
   return `tfa-challenge:${key}`;
@@ -74,11 +77,7 @@ export class ChallengeService {
     const found = await this.store.find(this.keyOf(secret));
     if (found.state === 'unknown')
       throw tfaError('challenge_not_found', 'No challenge matches this secret.');
-    if (found.state === 'cleared')
-      throw tfaError(
-        'no_challenge_found',
-        'This challenge is no longer active; request a new code.',
-      );
+    if (found.state === 'cleared') throw noLongerActive();
     if (found.state === 'expired' || isExpired(found.challenge, this.clock.nowMs()))
       throw tfaError('2fa_expired', 'The verification code has expired; request a new one.');
     return found.challenge;
@@ -109,15 +108,15 @@ export class ChallengeService {
     const sends = sameCode
       ? await this.store.resendCode(challenge.key)
       : await this.attachFreshCode(challenge, channel, destination, methodId);
-    if (sends === null)
-      throw tfaError(
-        'no_challenge_found',
-        'This challenge is no longer active; request a new code.',
-      );
+    if (sends === null) throw noLongerActive();
     Object.assign(challenge, { channel, destination, sends });
     if (!sameCode) challenge.methodId = methodId;
     if (channel === 'sms' && challenge.purpose === 'verify')
-      await this.store.rememberPendingSms(challenge.userId, challenge.key, this.lifeLeftMs(challenge));
+      await this.store.rememberPendingSms(
+        challenge.userId,
+        challenge.key,
+        this.lifeLeftMs(challenge),
+      );
     const report = await this.queue.enqueue({ challengeKey: challenge.key, sendNumber: sends });
     // Email failures have no wire code: the caller may resend; support sees the failure.
     if (report.state === 'failed' && channel === 'sms' && report.code in PROVIDER_REFUSALS)
@@ -151,22 +150,16 @@ export class ChallengeService {
   async reissueSecret(challenge: Challenge): Promise<string> {
     const copy = await this.store.readDeliveryCopy(challenge.key);
     const code = copy && this.secrets.decrypt(copy.codeCiphertext, codeAad(challenge.key));
+    if (!copy || !code) throw noLongerActive();
     const secret = this.random.token(TFA_POLICY.secretBits);
     const key = this.keyOf(secret);
-    const codeDigest = code ? this.digest(key, code) : '';
-    const moved =
-      code !== null &&
-      copy !== null &&
-      (await this.store.rekey(challenge.key, key, {
-        codeDigest,
-        codeCiphertext: this.secrets.encrypt(code, codeAad(key)),
-        expectedAttempts: copy.attempts,
-      }));
-    if (!moved)
-      throw tfaError(
-        'no_challenge_found',
-        'This challenge is no longer active; request a new code.',
-      );
+    const codeDigest = this.digest(key, code);
+    const moved = await this.store.rekey(challenge.key, key, {
+      codeDigest,
+      codeCiphertext: this.secrets.encrypt(code, codeAad(key)),
+      expectedAttempts: copy.attempts,
+    });
+    if (!moved) throw noLongerActive();
     Object.assign(challenge, { key, codeDigest });
     await this.store.rememberPendingSms(challenge.userId, key, this.lifeLeftMs(challenge));
     return secret;
@@ -201,11 +194,7 @@ export class ChallengeService {
    */
   async checkCode(challenge: Challenge, code: string): Promise<boolean> {
     const attempts = await this.store.recordAttempt(challenge.key);
-    if (attempts === null)
-      throw tfaError(
-        'no_challenge_found',
-        'This challenge is no longer active; request a new code.',
-      );
+    if (attempts === null) throw noLongerActive();
     if (attempts > TFA_POLICY.maxChallengeAttempts) {
       await this.store.consume(challenge.key);
       throw tfaError('no_challenge_found', 'Too many wrong codes: request a new code.');
