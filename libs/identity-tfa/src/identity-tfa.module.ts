@@ -75,12 +75,9 @@ export class IdentityTfaModule implements OnModuleInit {
   }
 }
 
-/** BullMQ processors for code delivery; imported by apps/worker and, unless RUN_WORKER=false, the api. */
+/** Code delivery processors (BullMQ, in-process when embedded); in apps/worker and, unless RUN_WORKER=false, the api. */
 @Module({
   imports: [TfaInfrastructureModule],
-  providers: [
-    DeliverCodeUseCase,
-    CodeDeliveryWorker,
-  ],
+  providers: [DeliverCodeUseCase, CodeDeliveryWorker],
 })
 export class TfaDeliveryWorkerModule {}

@@ -1,5 +1,2 @@
 export { IdentityTfaModule, TfaDeliveryWorkerModule } from './identity-tfa.module';
-export {
-  OutboxReader,
-  OutboxMessage,
-} from './infrastructure/delivery/outbox-code.sender';
+export { OutboxReader, OutboxMessage } from './infrastructure/delivery/outbox-code.sender';

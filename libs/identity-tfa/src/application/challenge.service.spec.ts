@@ -131,7 +131,10 @@ describe('ChallengeService', () => {
     const { secret, challenge } = await kit.challenges.open(7, 'verify');
     await kit.challenges.sendCode(challenge, 'sms', '+14155550123', null);
     const code = await kit.lastCode();
-    await kit.challenges.checkCode(await kit.challenges.load(secret), code === '000000' ? '1' : '0');
+    await kit.challenges.checkCode(
+      await kit.challenges.load(secret),
+      code === '000000' ? '1' : '0',
+    );
     const pending = await kit.challenges.pendingSms(7);
     expect(pending.key).toBe(challenge.key);
     const fresh = await kit.challenges.reissueSecret(pending);

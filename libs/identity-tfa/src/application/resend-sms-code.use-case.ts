@@ -36,7 +36,12 @@ export class ResendSmsCodeUseCase {
         await this.methods.listByUser(user.id),
         { ...command, loggedOut: command.userId === undefined },
       );
-      await this.policy.assertMaySend({ userId: user.id, destination, resend: false, smsFraudFlagged });
+      await this.policy.assertMaySend({
+        userId: user.id,
+        destination,
+        resend: false,
+        smsFraudFlagged,
+      });
       await this.challenges.sendCode(challenge, 'sms', destination, methodId);
       return { secret: command.secret! };
     }

@@ -43,7 +43,11 @@ function leaseMs(settings: DeliverySettings): number {
     { provide: BackupCodeRepository, useClass: TypeormBackupCodeRepository },
     { provide: ChallengeStore, useClass: RedisChallengeStore },
     { provide: AuthorizationStore, useClass: RedisAuthorizationStore },
-    { provide: RedisDeliveryLedger, inject: [Redis], useFactory: (redis: Redis) => new RedisDeliveryLedger(redis) },
+    {
+      provide: RedisDeliveryLedger,
+      inject: [Redis],
+      useFactory: (redis: Redis) => new RedisDeliveryLedger(redis),
+    },
     { provide: CodeDeliveryQueue, useClass: BullmqCodeDeliveryQueue },
     {
       provide: CodeSenders,

@@ -15,9 +15,7 @@ export function deliveryKey(job: CodeDeliveryJob): string {
  * provider's wire code (twilio_error, twilio_rate_limited, ...).
  */
 export type FirstAttemptReport =
-  | { state: 'sent' }
-  | { state: 'pending' }
-  | { state: 'failed'; code: string };
+  { state: 'sent' } | { state: 'pending' } | { state: 'failed'; code: string };
 
 export abstract class CodeDeliveryQueue {
   /** Queues the send, then waits a short, configured time for its first attempt. */

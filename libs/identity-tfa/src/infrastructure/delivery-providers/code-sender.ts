@@ -1,8 +1,5 @@
 import { DomainError } from '@app/platform';
-import {
-  CodeMessage,
-  DeliveryChannel,
-} from '../../application/ports/code-delivery.provider.port';
+import { CodeMessage, DeliveryChannel } from '../../application/ports/code-delivery.provider.port';
 
 export type { CodeMessage };
 export type CodeChannel = DeliveryChannel;
