@@ -12,10 +12,7 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'pg';
 import { ChargeEntry, presentContract } from '@app/billing/domain/charge-entries';
 import {
-  CHARGE_TYPES,
   ChargeFilter,
-  ChargeItemTotals,
-  ChargeType,
   ContractChargeTotals,
   ContractEntryRow,
   ContractKind,
@@ -25,6 +22,10 @@ import {
   headStatement,
   pageStatement,
 } from '@app/billing/infrastructure/charge-report.sql';
+import {
+  ChargeSqlRow,
+  toContractTotals,
+} from '@app/billing/infrastructure/sql-charge-report.reader';
 
 const userId = Number(process.env.BASELINE_USER_ID);
 if (!Number.isInteger(userId) || userId < 1) {
@@ -48,18 +49,6 @@ interface PageRow {
   workergroup_id: number | null;
 }
 
-interface ChargeRow {
-  contract_id: number;
-  type: ChargeType | null;
-  first_day: string;
-  last_day: string;
-  quantity: string;
-  unit: string;
-  rate: string;
-  amount: string;
-  days: number;
-}
-
 function contractRow(row: PageRow): ContractEntryRow {
   return {
     rowKind: 'contract',
@@ -73,35 +62,6 @@ function contractRow(row: PageRow): ContractEntryRow {
     endpointId: row.endpoint_id,
     workergroupId: row.workergroup_id,
   };
-}
-
-/** Per-contract totals (the grouping-set row without a type) and their per-type items. */
-function totalsOf(rows: ChargeRow[]): Map<number, ContractChargeTotals> {
-  const totals = new Map<number, ContractChargeTotals>();
-  const items = new Map<number, ChargeItemTotals[]>();
-  for (const row of rows) {
-    if (row.type === null) {
-      totals.set(row.contract_id, { days: row.days, amount: row.amount, items: [] });
-      continue;
-    }
-    const list = items.get(row.contract_id) ?? [];
-    list.push({
-      type: row.type,
-      firstDay: Number(row.first_day),
-      lastDay: Number(row.last_day),
-      quantity: row.quantity,
-      unit: row.unit,
-      rate: row.rate,
-      amount: row.amount,
-    });
-    items.set(row.contract_id, list);
-  }
-  for (const [id, total] of totals) {
-    total.items = (items.get(id) ?? []).sort(
-      (a, b) => CHARGE_TYPES.indexOf(a.type) - CHARGE_TYPES.indexOf(b.type),
-    );
-  }
-  return totals;
 }
 
 async function page(filter: ChargeFilter, limit: number): Promise<Record<string, unknown>> {
@@ -118,7 +78,7 @@ async function page(filter: ChargeFilter, limit: number): Promise<Record<string,
     filter.lte,
   );
   const totals = rows.length
-    ? totalsOf((await pool.query<ChargeRow>(chargesSql.text, chargesSql.values)).rows)
+    ? toContractTotals((await pool.query<ChargeSqlRow>(chargesSql.text, chargesSql.values)).rows)
     : new Map<number, ContractChargeTotals>();
   const results: ChargeEntry[] = rows.map((row) => presentContract(row, totals.get(row.id)));
   const last = rows[rows.length - 1];

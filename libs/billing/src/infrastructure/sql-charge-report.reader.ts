@@ -33,7 +33,7 @@ interface PageSqlRow {
   workergroup_id: number | null;
 }
 
-interface ChargeSqlRow {
+export interface ChargeSqlRow {
   contract_id: number;
   type: ChargeType | null;
   first_day: string;
