@@ -50,7 +50,7 @@ import { AccountsCommands } from './operator/accounts.commands';
         new RedisLoginThrottle(redis, {
           enabled: config.rateLimits.enabled,
           windowSeconds: 15 * 60,
-          maxFailures: { login: 10, addr: 50 },
+          maxFailures: { user: 10, login: 10, addr: 50 },
         }),
     },
     CredentialIssuer,

@@ -26,7 +26,9 @@ const INVALID = 'Invalid username or password.';
 
 /**
  * Username-or-email + password. Every failure looks the same (no user enumeration) and
- * costs the same time; repeated failures per login name or client address are refused.
+ * costs the same time. Attempts are counted before the password is checked, per user
+ * (username and email share the count; an unknown name counts on its own) and per client
+ * address, so a parallel burst gets no more password checks than the budget.
  */
 @Injectable()
 export class PasswordLoginUseCase {
@@ -39,17 +41,16 @@ export class PasswordLoginUseCase {
   ) {}
 
   async execute(command: PasswordLoginCommand): Promise<PasswordLoginResult> {
-    const throttleKeys = [`login:${command.login.toLowerCase()}`, `addr:${command.clientAddress}`];
-    if (await this.throttle.isBlocked(throttleKeys)) {
-      throw new DomainError('login_throttled', 'Too many failed login attempts; try again later.');
-    }
     const found = await this.users.findByLogin(command.login);
+    const throttleKeys = [
+      found ? `user:${found.user.id}` : `login:${command.login.toLowerCase()}`,
+      `addr:${command.clientAddress}`,
+    ];
+    if (!(await this.throttle.admit(throttleKeys)))
+      throw new DomainError('login_throttled', 'Too many failed login attempts; try again later.');
     const valid = await this.hasher.verify(found?.passwordHash ?? null, command.password);
-    if (!found || !valid) {
-      await this.throttle.recordFailure(throttleKeys);
-      throw new DomainError('login_failed', INVALID);
-    }
-    await this.throttle.reset(throttleKeys);
+    if (!found || !valid) throw new DomainError('login_failed', INVALID);
+    await this.throttle.succeeded(throttleKeys);
     const user = found.user;
     if (user.tfaStatus !== 'disabled') {
       if (!this.secondFactor)
