@@ -2,6 +2,7 @@ import { createTestUser, loadFixtures, startApi, TestApi } from '@test/support/a
 import {
   addSms,
   enableTotp,
+  failureState,
   forgetRecentSms,
   forgetTotpUse,
   readCode,
@@ -117,12 +118,7 @@ describe('races: 50 parallel requests', () => {
     expect(
       locked.every((r) => r.body.fail_count === 5 && typeof r.body.locked_until === 'number'),
     ).toBe(true);
-    const [row] = await sql<Array<{ fail_count: number }>>(
-      api,
-      'SELECT fail_count FROM tfa_methods WHERE id = $1',
-      [totp.methodId],
-    );
-    expect(row.fail_count).toBe(5);
+    expect((await failureState(api, user.id, 'totp')).failCount).toBe(5);
   });
 
   it('regen-backup-codes with one code: one new set of exactly 10 codes survives', async () => {

@@ -1,8 +1,9 @@
-import { ErrorCatalog, QueueRegistry, SecretKeeper } from '@app/platform';
+import { ErrorCatalog, QueueRegistry } from '@app/platform';
 import { createTestUser, runManage, startApi, TestApi } from '@test/support/api';
 import {
   addSms,
   enableTotp,
+  failureState,
   outboxCount,
   readCode,
   redis,
@@ -226,9 +227,8 @@ describe('2FA code delivery', () => {
         .send({ tfa_method: 'sms', code, secret: sent.body.secret });
       expect(old.status).toBe(400);
       expect(old.body.error).toBe('no_challenge_found');
-      // The wrong attempt made before the recovery still counts against the challenge.
-      const key = api.app.get(SecretKeeper).fingerprint('tfa-secret', response.body.secret);
-      expect(await redis(api).hget(`tfa:challenge:${key}`, 'attempts')).toBe('1');
+      // The wrong code made before the recovery still counts against the user's SMS channel.
+      expect((await failureState(api, user.id, 'sms')).failCount).toBe(1);
       await api
         .http()
         .post('/api/v0/tfa/')

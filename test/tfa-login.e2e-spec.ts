@@ -6,6 +6,8 @@ import {
   enableTotp,
   forgetRecentSms,
   forgetTotpUse,
+  ageFailures,
+  failureState,
   readCode,
   redis,
   sql,
@@ -238,9 +240,11 @@ describe('2FA login', () => {
       await tfaLogin({ tfa_method: 'totp', code }, user).expect(200);
       const replay = await tfaLogin({ tfa_method: 'totp', code }, user);
       expect(replay.status).toBe(400);
+      // A replay is refused but never counted: a double-click locks nobody.
       expect(replay.body).toMatchObject({
         error: '2fa_verification_failed',
-        fail_count: 1,
+        msg: expect.stringMatching(/already used/),
+        fail_count: 0,
         locked_until: null,
       });
     });
@@ -264,7 +268,8 @@ describe('2FA login', () => {
       expect(last.status).toBe(200);
       expect(last.body).not.toHaveProperty('backup_codes_remaining');
       const garbage = await tfaLogin({ backup_code: 'not-a-code' }, user);
-      expect(garbage.status).toBe(401);
+      expect(garbage.status).toBe(400);
+      expect(garbage.body.error).toBe('bad_request');
     });
 
     it('20 parallel logins with one backup code: exactly one 200', async () => {
@@ -289,8 +294,10 @@ describe('2FA login', () => {
         Array.from({ length: 20 }, () => tfaLogin({ tfa_method: 'totp', code }, user)),
       );
       expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
+      // The others are replays: refused, never counted, so nobody is locked out.
       for (const r of responses.filter((r) => r.status !== 200))
-        expect(['2fa_verification_failed', 'tfa_locked']).toContain(r.body.error);
+        expect(r.body).toMatchObject({ error: '2fa_verification_failed', fail_count: 0 });
+      expect(await failureState(api, user.id, 'totp')).toEqual({ failCount: 0, lockedUntil: null });
     });
 
     it('5 failures lock the method for 15 minutes; the other method keeps working; the lock ends', async () => {
@@ -330,12 +337,8 @@ describe('2FA login', () => {
       const status = await api.http().get('/api/v0/tfa/status/').set(user.auth);
       const lockedRecord = status.body.methods.find((m: { method: string }) => m.method === 'totp');
       expect(lockedRecord).toMatchObject({ fail_count: 5, locked_until: locked.body.locked_until });
-      // 15 minutes pass: move the lock end into the past.
-      await sql(
-        api,
-        `UPDATE tfa_methods SET locked_until = now() - interval '1 second' WHERE id = $1`,
-        [totp.methodId],
-      );
+      // 15 minutes pass.
+      await ageFailures(api, user.id);
       await tfaLogin({ tfa_method: 'totp', code: good }, user).expect(200);
       const after = await api.http().get('/api/v0/tfa/status/').set(user.auth);
       expect(after.body.methods.find((m: { method: string }) => m.method === 'totp')).toMatchObject(
@@ -357,12 +360,7 @@ describe('2FA login', () => {
       expect(
         responses.filter((r) => r.status === 429 && r.body.error === 'tfa_locked'),
       ).toHaveLength(46);
-      const [row] = await sql<Array<{ fail_count: number }>>(
-        api,
-        `SELECT fail_count FROM tfa_methods WHERE id = $1`,
-        [totp.methodId],
-      );
-      expect(row.fail_count).toBe(5);
+      expect((await failureState(api, user.id, 'totp')).failCount).toBe(5);
     });
 
     it('a success resets the count; a resend or new challenge does not', async () => {
@@ -405,29 +403,40 @@ describe('2FA login', () => {
         { tfa_method: 'sms', code: freshCode, secret: fresh.body.secret },
         user,
       ).expect(200);
-      const [row] = await sql<Array<{ fail_count: number }>>(
-        api,
-        `SELECT fail_count FROM tfa_methods WHERE id = $1`,
-        [sms.methodId],
-      );
-      expect(row.fail_count).toBe(0);
+      expect((await failureState(api, user.id, 'sms')).failCount).toBe(0);
     });
 
-    it('a challenge takes at most 5 wrong codes, then it is discarded', async () => {
+    it('5 wrong email codes lock the email channel, on that challenge or any new one', async () => {
       const user = await createTestUser(api);
       await enableTotp(api, user);
       const sent = await api.http().post('/api/v0/tfa/email/').set(user.auth).send({});
       const code = await readCode(api, user.email);
-      for (let i = 0; i < 5; i += 1) {
+      for (let i = 0; i < 4; i += 1) {
         const response = await tfaLogin(
           { tfa_method: 'email', code: wrongCode(code), secret: sent.body.secret },
           user,
         );
         expect(response.body.error).toBe('2fa_login_failed');
       }
+      const fifth = await tfaLogin(
+        { tfa_method: 'email', code: wrongCode(code), secret: sent.body.secret },
+        user,
+      );
+      expect(fifth.status).toBe(429);
+      expect(fifth.body).toMatchObject({ error: 'tfa_locked', fail_count: 5 });
       const late = await tfaLogin({ tfa_method: 'email', code, secret: sent.body.secret }, user);
-      expect(late.status).toBe(400);
-      expect(late.body.error).toBe('no_challenge_found');
+      expect(late.status).toBe(429);
+      const again = await api.http().post('/api/v0/tfa/email/').set(user.auth).send({});
+      const fresh = await tfaLogin(
+        {
+          tfa_method: 'email',
+          code: await readCode(api, user.email),
+          secret: again.body.secret,
+        },
+        user,
+      );
+      expect(fresh.status).toBe(429);
+      expect(fresh.body.error).toBe('tfa_locked');
     });
 
     it('after 10 minutes the challenge is expired (2fa_expired)', async () => {

@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import { randomInt } from 'node:crypto';
 import { authenticator } from 'otplib';
 import { OutboxReader } from '@app/identity-tfa';
-import { TransactionalEntityManager } from '@app/platform';
+import { SecretKeeper, TransactionalEntityManager } from '@app/platform';
 import { TestApi, TestUser } from './api';
 import { forgetRecentSend } from './delivery';
 
@@ -58,6 +58,55 @@ export async function forgetTotpUse(api: TestApi, methodId: number): Promise<voi
 
 export function redis(api: TestApi): Redis {
   return api.app.get(Redis);
+}
+
+export interface ChannelFailureState {
+  failCount: number;
+  lockedUntil: Date | null;
+}
+
+/** What the failure ledger holds for one channel of a user (totp, sms, email, backup_code, user). */
+export async function failureState(
+  api: TestApi,
+  userId: number,
+  channel: string,
+): Promise<ChannelFailureState> {
+  const [row] = await sql<Array<{ n: number; locked_until: Date | null }>>(
+    api,
+    `SELECT cardinality(failures) AS n, locked_until FROM tfa_verification_failures
+      WHERE user_id = $1 AND channel = $2`,
+    [userId, channel],
+  );
+  return { failCount: row?.n ?? 0, lockedUntil: row?.locked_until ?? null };
+}
+
+/**
+ * Moves the user's recorded failures and locks `ms` into the past, as if that much time
+ * had passed (15 minutes end every lock and every counted failure).
+ */
+export async function ageFailures(api: TestApi, userId: number, ms = 15 * 60_000): Promise<void> {
+  await sql(
+    api,
+    `UPDATE tfa_verification_failures
+        SET failures = ARRAY(SELECT t - make_interval(secs => $2 / 1000.0) FROM unnest(failures) t),
+            locked_until = locked_until - make_interval(secs => $2 / 1000.0)
+      WHERE user_id = $1`,
+    [userId, ms],
+  );
+}
+
+/**
+ * Forgets every SMS budget of a user and a number (user, number, minimum interval), as if
+ * the anti-fraud windows had passed.
+ */
+export async function forgetSmsBudgets(api: TestApi, userId: number, phone: string) {
+  const number = api.app.get(SecretKeeper).fingerprint('sms-destination', phone);
+  await redis(api).del(
+    `tfa:recent-sms:${userId}`,
+    `tfa:sms:user:${userId}`,
+    `tfa:sms:number:${number}`,
+    `tfa:sms:last:${number}`,
+  );
 }
 
 /** Forgets the "SMS sent moments ago" marker, as if the resend window had passed. */

@@ -4,6 +4,7 @@ import { ErrorCatalog, OperatorCommandRegistry } from '@app/platform';
 import { AddMethodGate } from './application/add-method-gate';
 import { BackupCodeIssuer } from './application/backup-code-issuer';
 import { ChallengeService } from './application/challenge.service';
+import { MethodRecords } from './application/method-records';
 import { CompleteLoginUseCase } from './application/complete-login.use-case';
 import { ConfirmMethodAuthorizationUseCase } from './application/confirm-method-authorization.use-case';
 import { ConfirmNewMethodUseCase } from './application/confirm-new-method.use-case';
@@ -39,6 +40,7 @@ import { TfaCommands } from './operator/tfa.commands';
   providers: [
     ChallengeService,
     SecondFactorVerifier,
+    MethodRecords,
     AddMethodGate,
     BackupCodeIssuer,
     TfaUserLookup,

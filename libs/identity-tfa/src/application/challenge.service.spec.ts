@@ -36,7 +36,7 @@ describe('ChallengeService', () => {
     const kit = tfaTestKit();
     expect(await errorCode(kit.challenges.load('never-issued'))).toBe('challenge_not_found');
     const used = await kit.challenges.open(7, 'verify');
-    await kit.challenges.consume(used.challenge);
+    await kit.challenges.retire(used.challenge);
     expect(await errorCode(kit.challenges.load(used.secret))).toBe('no_challenge_found');
     const dropped = await kit.challenges.open(7, 'verify');
     kit.store.drop(dropped.challenge.key);
@@ -55,26 +55,26 @@ describe('ChallengeService', () => {
     expect(stored.codeCiphertext).not.toContain(code);
   });
 
-  it('accepts at most 5 wrong codes, then discards the challenge', async () => {
+  it('compares codes without counting: a new challenge and its wrong codes reset nothing here', async () => {
     const kit = tfaTestKit();
     const { secret, challenge } = await kit.challenges.open(7, 'verify');
     await kit.challenges.sendCode(challenge, 'email', 'a@b.test', null);
     const code = await kit.lastCode();
     const wrong = code === '000000' ? '111111' : '000000';
     const loaded = await kit.challenges.load(secret);
-    for (let i = 0; i < 5; i += 1)
-      expect(await kit.challenges.checkCode(loaded, wrong)).toBe(false);
-    expect(await errorCode(kit.challenges.load(secret))).toBe('no_challenge_found');
+    for (let i = 0; i < 8; i += 1) expect(kit.challenges.codeMatches(loaded, wrong)).toBe(false);
+    expect(kit.challenges.codeMatches(loaded, code)).toBe(true);
+    // A code is bound to its challenge: the same digits do not match another one.
+    const other = await kit.challenges.open(7, 'verify');
+    expect(kit.challenges.codeMatches(other.challenge, code)).toBe(false);
   });
 
-  it('a correct code is single use', async () => {
+  it('a retired challenge reads as used', async () => {
     const kit = tfaTestKit();
     const { secret, challenge } = await kit.challenges.open(7, 'verify');
     await kit.challenges.sendCode(challenge, 'email', 'a@b.test', null);
-    const loaded = await kit.challenges.load(secret);
-    expect(await kit.challenges.checkCode(loaded, await kit.lastCode())).toBe(true);
-    await kit.challenges.consume(loaded);
-    expect(await errorCode(kit.challenges.consume(loaded))).toBe('no_challenge_found');
+    await kit.challenges.retire(await kit.challenges.load(secret));
+    expect(await errorCode(kit.challenges.load(secret))).toBe('no_challenge_found');
   });
 
   it('a resend repeats the same code and stops after 5 sends (sms_rate_limited)', async () => {
@@ -90,7 +90,7 @@ describe('ChallengeService', () => {
     expect(await errorCode(kit.challenges.sendCode(challenge, 'sms', '+14155550123', null))).toBe(
       'sms_rate_limited',
     );
-    expect(await kit.challenges.checkCode(await kit.challenges.load(secret), first)).toBe(true);
+    expect(kit.challenges.codeMatches(await kit.challenges.load(secret), first)).toBe(true);
   });
 
   it('a send to another destination replaces the code', async () => {
@@ -104,8 +104,8 @@ describe('ChallengeService', () => {
     expect(texted).not.toBe(emailed);
     const loaded = await kit.challenges.load(secret);
     expect(loaded).toMatchObject({ channel: 'sms', destination: '+14155550123', methodId: 9 });
-    expect(await kit.challenges.checkCode(loaded, emailed)).toBe(false);
-    expect(await kit.challenges.checkCode(loaded, texted)).toBe(true);
+    expect(kit.challenges.codeMatches(loaded, emailed)).toBe(false);
+    expect(kit.challenges.codeMatches(loaded, texted)).toBe(true);
   });
 
   it("relays the SMS provider's refusal of the first attempt; email failures stay silent", async () => {
@@ -126,23 +126,19 @@ describe('ChallengeService', () => {
     ).resolves.toBeUndefined();
   });
 
-  it("re-issues the pending SMS challenge's secret: same code, same attempts, old secret used up", async () => {
+  it("re-issues the pending SMS challenge's secret: same id and code, old secret used up", async () => {
     const kit = tfaTestKit();
     const { secret, challenge } = await kit.challenges.open(7, 'verify');
     await kit.challenges.sendCode(challenge, 'sms', '+14155550123', null);
     const code = await kit.lastCode();
-    await kit.challenges.checkCode(
-      await kit.challenges.load(secret),
-      code === '000000' ? '1' : '0',
-    );
     const pending = await kit.challenges.pendingSms(7);
     expect(pending.key).toBe(challenge.key);
     const fresh = await kit.challenges.reissueSecret(pending);
     expect(fresh).not.toBe(secret);
     expect(await errorCode(kit.challenges.load(secret))).toBe('no_challenge_found');
     const moved = await kit.challenges.load(fresh);
-    expect(moved.attempts).toBe(1);
-    expect(await kit.challenges.checkCode(moved, code)).toBe(true);
+    expect(moved.id).toBe(challenge.id);
+    expect(kit.challenges.codeMatches(moved, code)).toBe(true);
     expect((await kit.challenges.pendingSms(7)).key).toBe(moved.key);
   });
 

@@ -20,7 +20,7 @@ const PROVIDER_REFUSALS: Record<string, string> = {
 };
 
 const noLongerActive = () =>
-  tfaError('no_challenge_found', 'This challenge is no longer active; request a new code.');
+  tfaError('no_challenge_found', 'This code was already used or replaced; request a new one.');
 
 /** Binds the encrypted delivery copy of a code to its challenge. */
 export function codeAad(key: string): string {
@@ -29,8 +29,8 @@ export function codeAad(key: string): string {
 
 /**
  * tfa_secrets and their challenges: issuing (128-bit CSPRNG secrets, stored only as a
- * fingerprint), sending codes through the delivery queue, and checking codes with the
- * per-challenge attempt budget.
+ * fingerprint), sending codes through the delivery queue, and comparing codes. Attempts
+ * are counted per user and channel by the SecondFactorVerifier, never per challenge.
  */
 @Injectable()
 export class ChallengeService {
@@ -53,6 +53,7 @@ export class ChallengeService {
   ): Promise<{ secret: string; challenge: Challenge }> {
     const secret = this.random.token(TFA_POLICY.secretBits);
     const challenge: Challenge = {
+      id: this.random.bytes(16).toString('hex'),
       key: this.keyOf(secret),
       userId,
       purpose,
@@ -60,7 +61,6 @@ export class ChallengeService {
       destination: extra.destination ?? null,
       methodId: extra.methodId ?? null,
       codeDigest: null,
-      attempts: 0,
       sends: 0,
       createdAtMs: this.clock.nowMs(),
     };
@@ -145,7 +145,7 @@ export class ChallengeService {
 
   /**
    * A fresh secret for a pending challenge: the challenge moves to the new secret with its
-   * code, attempts and expiry; the old secret stops working. Updates `challenge` in place.
+   * id, code and expiry; the old secret stops working. Updates `challenge` in place.
    */
   async reissueSecret(challenge: Challenge): Promise<string> {
     const copy = await this.store.readDeliveryCopy(challenge.key);
@@ -157,7 +157,6 @@ export class ChallengeService {
     const moved = await this.store.rekey(challenge.key, key, {
       codeDigest,
       codeCiphertext: this.secrets.encrypt(code, codeAad(key)),
-      expectedAttempts: copy.attempts,
     });
     if (!moved) throw noLongerActive();
     Object.assign(challenge, { key, codeDigest });
@@ -188,37 +187,18 @@ export class ChallengeService {
     return challenge.createdAtMs + TFA_POLICY.challengeLifetimeMs - this.clock.nowMs();
   }
 
-  /**
-   * Counts the attempt first (atomically), then compares in constant time. The attempt
-   * that exceeds the budget discards the challenge.
-   */
-  async checkCode(challenge: Challenge, code: string): Promise<boolean> {
-    const attempts = await this.store.recordAttempt(challenge.key);
-    if (attempts === null) throw noLongerActive();
-    if (attempts > TFA_POLICY.maxChallengeAttempts) {
-      await this.store.consume(challenge.key);
-      throw tfaError('no_challenge_found', 'Too many wrong codes: request a new code.');
-    }
+  /** Compares a code with the challenge's, in constant time. Counting is the caller's. */
+  codeMatches(challenge: Challenge, code: string): boolean {
     if (!challenge.codeDigest) return false;
-    const matches = this.secrets.equal(this.digest(challenge.key, code), challenge.codeDigest);
-    if (!matches && attempts === TFA_POLICY.maxChallengeAttempts)
-      await this.store.consume(challenge.key);
-    return matches;
+    return this.secrets.equal(this.digest(challenge.key, code), challenge.codeDigest);
   }
 
-  /** Counts an attempt on a challenge that carries no code (TOTP or backup via a login secret). */
-  async countAttempt(challenge: Challenge): Promise<void> {
-    const attempts = await this.store.recordAttempt(challenge.key);
-    if (attempts === null || attempts > TFA_POLICY.maxChallengeAttempts) {
-      await this.store.consume(challenge.key);
-      throw tfaError('no_challenge_found', 'This challenge is no longer active; start over.');
-    }
-  }
-
-  /** Single use: exactly one caller consumes a challenge. */
-  async consume(challenge: Challenge): Promise<void> {
-    if (!(await this.store.consume(challenge.key)))
-      throw tfaError('no_challenge_found', 'This challenge was already used.');
+  /**
+   * Retires a challenge that the verification ledger recorded as spent, so its secret
+   * reads as used. Best effort: the ledger, not Redis, is what refuses a second use.
+   */
+  async retire(challenge: Challenge): Promise<void> {
+    await this.store.consume(challenge.key).catch(() => false);
   }
 
   private digest(key: string, code: string): string {

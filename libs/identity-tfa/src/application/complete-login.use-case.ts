@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CredentialIssuer, User } from '@app/accounts';
 import { Challenge } from '../domain/challenge';
-import { ChallengeService } from './challenge.service';
 import { FactorInput, SecondFactorVerifier } from './second-factor-verifier';
 import { tfaError } from './tfa-errors';
 import { TfaUserLookup } from './tfa-user-lookup';
@@ -27,7 +26,6 @@ export interface CompletedLogin {
 export class CompleteLoginUseCase {
   constructor(
     private readonly lookup: TfaUserLookup,
-    private readonly challenges: ChallengeService,
     private readonly verifier: SecondFactorVerifier,
     private readonly issuer: CredentialIssuer,
   ) {}
@@ -42,28 +40,17 @@ export class CompleteLoginUseCase {
         '2fa_login_failed',
         'Two-factor authentication is not enabled for this account.',
       );
-    // Logged out, the secret is the credential: codes that do not go through it still
-    // spend its attempts, and a success uses it up.
+    // Logged out, the secret is the credential: a TOTP or backup-code success uses it up
+    // with the factor (an SMS or email code spends its own challenge).
     const viaSecretOnly = command.userId === undefined && challenge !== null;
-    const codeless = this.codeless(command.factor, challenge);
-    if (viaSecretOnly && codeless) await this.challenges.countAttempt(challenge);
-    const loginChallenge = viaSecretOnly ? challenge : null;
-    // The session is issued in the transaction that spends a backup code or TOTP step: a
-    // code is never spent without its session, nor a session issued without its code.
+    const alsoSpend = viaSecretOnly && this.codeless(command.factor, challenge) ? challenge : null;
+    // The session is issued in the transaction that spends the factor: a code is never
+    // spent without its session, nor a session issued without its code.
     const { verified, result: session } = await this.verifier.verifyAndThen(
       user,
       command.factor,
-      { purposes: ['login', 'verify'], failure: '2fa_login_failed' },
-      async (verified) => {
-        const issued = await this.issuer.issueSession(user.id, {
-          isAdmin: command.admin && user.isAdmin,
-        });
-        // A success without a code of its own uses up the login secret. Last, so that a
-        // parallel request that used it first rolls this login back, code included.
-        if (loginChallenge && (verified.kind === 'backup_code' || verified.channel === 'totp'))
-          await this.challenges.consume(loginChallenge);
-        return issued;
-      },
+      { purposes: ['login', 'verify'], failure: '2fa_login_failed', alsoSpend },
+      () => this.issuer.issueSession(user.id, { isAdmin: command.admin && user.isAdmin }),
     );
     return {
       user,

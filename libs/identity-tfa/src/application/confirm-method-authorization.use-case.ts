@@ -18,13 +18,19 @@ export class ConfirmMethodAuthorizationUseCase {
   ) {}
 
   async execute(command: { userId: number; code?: string; secret?: string }): Promise<void> {
-    if (!command.code || !command.secret)
+    // docs/identity-tfa.md, "Missing values": the spec names missing_params for both.
+    if (!command.code && !command.secret)
       throw tfaError('missing_params', 'Both code and secret are required.');
+    if (!command.code) throw tfaError('missing_code', 'A code is required.');
+    if (!command.secret)
+      throw tfaError('missing_params', 'The secret of POST authorize-new-method is required.');
     const user = await this.lookup.user(command.userId);
     const challenge = await this.pending(command.secret);
     if (challenge.userId !== user.id || challenge.purpose !== 'authorize') throw this.noPending();
-    await this.verifier.verifyAuthorizationCode(user, challenge, command.code);
-    await this.gate.grant(user.id);
+    // A grant that fails (Redis away) rolls back the spending of the code.
+    await this.verifier.verifyAuthorizationCode(user, challenge, command.code, () =>
+      this.gate.grant(user.id),
+    );
   }
 
   private async pending(secret: string): Promise<Challenge> {

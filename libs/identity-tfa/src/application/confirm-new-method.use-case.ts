@@ -6,6 +6,7 @@ import { isValidTotpSecret, matchTotpStep } from '../domain/totp';
 import { AddMethodGate } from './add-method-gate';
 import { BackupCodeIssuer } from './backup-code-issuer';
 import { ChallengeService } from './challenge.service';
+import { SecondFactorVerifier } from './second-factor-verifier';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
 import { tfaError, verificationFailed } from './tfa-errors';
 import { TfaUserLookup } from './tfa-user-lookup';
@@ -13,7 +14,7 @@ import { TfaUserLookup } from './tfa-user-lookup';
 export interface ConfirmNewMethodCommand {
   userId: number;
   tfaMethod: VerificationChannel;
-  code: string;
+  code?: string;
   secret: string;
   phoneNumber?: string;
   label?: string;
@@ -40,13 +41,17 @@ export class ConfirmNewMethodUseCase {
     private readonly users: UserRepository,
     private readonly gate: AddMethodGate,
     private readonly challenges: ChallengeService,
+    private readonly verifier: SecondFactorVerifier,
     private readonly backupCodes: BackupCodeIssuer,
     private readonly uow: UnitOfWork,
     private readonly secrets: SecretKeeper,
     private readonly clock: Clock,
   ) {}
 
-  async execute(command: ConfirmNewMethodCommand): Promise<ConfirmedMethod> {
+  async execute(request: ConfirmNewMethodCommand): Promise<ConfirmedMethod> {
+    // One rule on every route: a missing code is missing_auth_value.
+    if (!request.code) throw tfaError('missing_code', 'A code is required.');
+    const command = { ...request, code: request.code };
     if (command.tfaMethod === 'email')
       throw tfaError('invalid_tfa_method', 'Email cannot be added as a 2FA method.');
     const user = await this.lookup.user(command.userId);
@@ -64,7 +69,11 @@ export class ConfirmNewMethodUseCase {
       : this.addSms(user, command, first);
   }
 
-  private async addTotp(user: User, command: ConfirmNewMethodCommand, first: boolean) {
+  private async addTotp(
+    user: User,
+    command: ConfirmNewMethodCommand & { code: string },
+    first: boolean,
+  ) {
     const secret = command.secret.toUpperCase().replace(/[\s=]/g, '');
     if (!isValidTotpSecret(secret))
       throw new DomainError(
@@ -85,7 +94,11 @@ export class ConfirmNewMethodUseCase {
     });
   }
 
-  private async addSms(user: User, command: ConfirmNewMethodCommand, first: boolean) {
+  private async addSms(
+    user: User,
+    command: ConfirmNewMethodCommand & { code: string },
+    first: boolean,
+  ) {
     if (!command.phoneNumber)
       throw tfaError('missing_phone_number', 'phone_number is required for an SMS method.');
     const challenge = await this.challenges.load(command.secret);
@@ -97,16 +110,17 @@ export class ConfirmNewMethodUseCase {
       throw tfaError('challenge_not_found', 'No SMS challenge matches this secret.');
     if (challenge.destination !== command.phoneNumber)
       throw tfaError('phone_number_mismatch', 'The code was sent to a different phone number.');
-    if (!(await this.challenges.checkCode(challenge, command.code)))
-      throw verificationFailed(null, 'Invalid SMS code.');
-    await this.challenges.consume(challenge);
-    return this.store(user, first, {
-      type: 'sms',
-      label: command.label ?? defaultLabel('sms', command.phoneNumber),
-      phoneNumber: command.phoneNumber,
-      lastTotpStep: null,
-      secret: null,
-    });
+    const phoneNumber = command.phoneNumber;
+    // The method is stored in the transaction that spends the code: both or neither.
+    return this.verifier.verifyNewNumberCode(user, challenge, command.code, () =>
+      this.store(user, first, {
+        type: 'sms',
+        label: command.label ?? defaultLabel('sms', phoneNumber),
+        phoneNumber,
+        lastTotpStep: null,
+        secret: null,
+      }),
+    );
   }
 
   private async store(

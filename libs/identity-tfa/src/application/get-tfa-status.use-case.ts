@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '@app/platform';
-import { toMethodRecord } from '../domain/tfa-method';
 import { AddMethodGate } from './add-method-gate';
+import { MethodRecords } from './method-records';
 import { BackupCodeRepository } from './ports/backup-code.repository.port';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
 import { TfaUserLookup } from './tfa-user-lookup';
@@ -13,7 +12,7 @@ export class GetTfaStatusUseCase {
     private readonly methods: TfaMethodRepository,
     private readonly backupCodes: BackupCodeRepository,
     private readonly gate: AddMethodGate,
-    private readonly clock: Clock,
+    private readonly records: MethodRecords,
   ) {}
 
   async execute(userId: number): Promise<Record<string, unknown>> {
@@ -22,7 +21,7 @@ export class GetTfaStatusUseCase {
     return {
       tfa_enabled: user.tfaEnabled,
       tfa_status: user.tfaStatus,
-      methods: methods.map((method) => toMethodRecord(method, this.clock.nowMs())),
+      methods: await this.records.of(userId, methods),
       backup_codes_remaining: await this.backupCodes.countUnused(userId),
       new_method_authorized: await this.gate.isGranted(userId),
     };

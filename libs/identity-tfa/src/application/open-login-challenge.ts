@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { LoginSecondFactor, UserRepository } from '@app/accounts';
-import { Clock } from '@app/platform';
-import { maskPhone, toMethodRecord } from '../domain/tfa-method';
+import { maskPhone } from '../domain/tfa-method';
 import { ChallengeService } from './challenge.service';
+import { MethodRecords } from './method-records';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
 
 /** The password login's second step: a login challenge and the methods to choose from. */
@@ -12,7 +12,7 @@ export class OpenLoginChallenge extends LoginSecondFactor {
     private readonly challenges: ChallengeService,
     private readonly methods: TfaMethodRepository,
     private readonly users: UserRepository,
-    private readonly clock: Clock,
+    private readonly records: MethodRecords,
   ) {
     super();
   }
@@ -21,9 +21,7 @@ export class OpenLoginChallenge extends LoginSecondFactor {
     userId: number,
   ): Promise<{ secret: string; methods: Array<Record<string, unknown>> }> {
     const { secret } = await this.challenges.open(userId, 'login');
-    const methods = (await this.methods.listByUser(userId)).map((method) =>
-      toMethodRecord(method, this.clock.nowMs()),
-    );
+    const methods = await this.records.of(userId, await this.methods.listByUser(userId));
     if (methods.length === 0) {
       const user = await this.users.findById(userId);
       if (user?.tfaStatus === 'legacy' && user.phoneNumber)

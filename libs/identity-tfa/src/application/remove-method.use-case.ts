@@ -38,6 +38,11 @@ export class RemoveMethodUseCase {
     const owned = await this.methods.listByUser(user.id);
     if (command.targetId !== undefined && !owned.some((m) => m.id === command.targetId))
       throw new DomainError('not_found', `No 2FA method ${command.targetId}.`);
+    // Email is never a method: nothing to default the target to. Refused before any code
+    // is compared or spent.
+    const legacyOnly = owned.length === 0 && user.tfaStatus === 'legacy';
+    if (command.targetId === undefined && command.factor.tfaMethod === 'email' && !legacyOnly)
+      throw new DomainError('bad_request', 'Invalid request: target_id is required');
     // The removal commits with the spending of the factor: a failure leaves the code usable.
     const options = { purposes: ['verify' as const], failure: '2fa_verification_failed' as const };
     const { result } = await this.verifier.verifyAndThen(

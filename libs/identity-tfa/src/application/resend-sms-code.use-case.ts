@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Challenge } from '../domain/challenge';
+import { TFA_POLICY } from '../domain/tfa-policy';
 import { ChallengeService } from './challenge.service';
 import { SmsSendingPolicy } from './ports/sms-sending-policy.port';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
 import { assertMaySendSms, SendSmsCommand } from './send-sms-code.use-case';
+import { withinSmsBudget } from './sms-budget';
 import { resolveSmsDestination } from './sms-destination';
 import { tfaError } from './tfa-errors';
 import { TfaUserLookup } from './tfa-user-lookup';
@@ -36,26 +38,32 @@ export class ResendSmsCodeUseCase {
         await this.methods.listByUser(user.id),
         { ...command, loggedOut: command.userId === undefined },
       );
-      await this.policy.assertMaySend({
-        userId: user.id,
-        destination,
-        resend: false,
-        smsFraudFlagged,
-      });
-      await this.challenges.sendCode(challenge, 'sms', destination, methodId);
+      const first = { userId: user.id, destination, resend: false, smsFraudFlagged };
+      await withinSmsBudget(this.policy, first, () =>
+        this.challenges.sendCode(challenge, 'sms', destination, methodId),
+      );
       return { secret: command.secret! };
     }
     assertSameTarget(challenge, command);
-    await this.policy.assertMaySend({
+    // Refused before the budgets are asked, so a refused resend costs nothing.
+    assertMaySendAgain(challenge);
+    const again = {
       userId: user.id,
       destination: challenge.destination!,
       resend: true,
       smsFraudFlagged,
+    };
+    return withinSmsBudget(this.policy, again, async () => {
+      const secret = recovering ? await this.challenges.reissueSecret(challenge) : command.secret!;
+      await this.challenges.sendCode(challenge, 'sms', challenge.destination!, challenge.methodId);
+      return { secret };
     });
-    const secret = recovering ? await this.challenges.reissueSecret(challenge) : command.secret!;
-    await this.challenges.sendCode(challenge, 'sms', challenge.destination!, challenge.methodId);
-    return { secret };
   }
+}
+
+function assertMaySendAgain(challenge: Challenge): void {
+  if (challenge.sends >= TFA_POLICY.maxSendsPerChallenge)
+    throw tfaError('sms_rate_limited', 'Too many codes requested for this challenge; start over.');
 }
 
 /** A resend goes where the challenge's code went, and nowhere else. */

@@ -1,6 +1,7 @@
 import { DomainError } from '@app/platform';
 import { totpSecretAad } from '../domain/tfa-method';
 import { encodeBase32, totpCodeForStep, totpStepAt } from '../domain/totp';
+import { channelView } from '../domain/verification-failures';
 import { tfaTestKit } from '../testing/tfa-test-kit';
 
 const MINUTE = 60 * 1000;
@@ -32,8 +33,19 @@ async function setup() {
   const codeAt = (offsetSteps: number) =>
     totpCodeForStep(secret, totpStepAt(kit.clock.nowMs()) + offsetSteps);
   const verify = (code: string) => kit.verifier.verify(user, { tfaMethod: 'totp', code }, options);
-  return { kit, user, method, codeAt, verify };
+  const failCount = async (channel: 'totp' | 'sms' | 'email' | 'backup_code') =>
+    channelView(await kit.ledger.load(7), channel, kit.clock.nowMs()).failCount;
+  const emailCode = async () => {
+    const opened = await kit.challenges.open(7, 'verify');
+    await kit.challenges.sendCode(opened.challenge, 'email', user.email, null);
+    return { secret: opened.secret, code: await kit.lastCode() };
+  };
+  const viaEmail = (secret: string, code: string) =>
+    kit.verifier.verify(user, { tfaMethod: 'email', code, secret }, options);
+  return { kit, user, method, codeAt, verify, failCount, emailCode, viaEmail };
 }
+
+const otherThan = (code: string) => (code === '000000' ? '111111' : '000000');
 
 describe('SecondFactorVerifier', () => {
   describe('TOTP steps', () => {
@@ -47,13 +59,17 @@ describe('SecondFactorVerifier', () => {
       expect((await failure(verify(codeAt(1)))).code).toBe('2fa_verification_failed');
     });
 
-    it('a code is accepted once: its step and older ones are replays', async () => {
-      const { codeAt, verify } = await setup();
+    it('a code is accepted once: its step and older ones are replays, never counted', async () => {
+      const { codeAt, verify, failCount } = await setup();
       const code = codeAt(0);
       await verify(code);
-      expect((await failure(verify(code))).details).toEqual({ fail_count: 1, locked_until: null });
+      const replay = await failure(verify(code));
+      expect(replay.code).toBe('2fa_verification_failed');
+      expect(replay.message).toMatch(/already used/);
+      expect(replay.details).toEqual({ fail_count: 0, locked_until: null });
       // The previous step is older than the one just used.
-      expect((await failure(verify(codeAt(-1)))).code).toBe('2fa_verification_failed');
+      expect((await failure(verify(codeAt(-1)))).message).toMatch(/already used/);
+      expect(await failCount('totp')).toBe(0);
     });
 
     it('an undecryptable secret is tfa_method_not_configured', async () => {
@@ -68,7 +84,7 @@ describe('SecondFactorVerifier', () => {
 
   describe('lockout', () => {
     it('5 failures lock the method for 15 minutes; still locked at 14:59, open at 15:00.001', async () => {
-      const { kit, codeAt, verify } = await setup();
+      const { kit, codeAt, verify, failCount } = await setup();
       const wrong = () => (codeAt(0) === '000000' ? '111111' : '000000');
       for (let i = 1; i <= 4; i += 1)
         expect((await failure(verify(wrong()))).details).toEqual({
@@ -86,16 +102,69 @@ describe('SecondFactorVerifier', () => {
       expect((await failure(verify(codeAt(0)))).code).toBe('tfa_locked');
       kit.clock.set(lockEnd + 1);
       await expect(verify(codeAt(0))).resolves.toMatchObject({ kind: 'method' });
-      expect((await kit.methods.findById(1))!.failCount).toBe(0);
+      expect(await failCount('totp')).toBe(0);
     });
 
     it('a success resets the count', async () => {
-      const { kit, codeAt, verify } = await setup();
-      const wrong = codeAt(0) === '000000' ? '111111' : '000000';
+      const { codeAt, verify, failCount } = await setup();
+      const wrong = otherThan(codeAt(0));
       await failure(verify(wrong));
       await failure(verify(wrong));
+      expect(await failCount('totp')).toBe(2);
       await verify(codeAt(0));
-      expect((await kit.methods.findById(1))!.failCount).toBe(0);
+      expect(await failCount('totp')).toBe(0);
+    });
+
+    it('failures older than 15 minutes stop counting', async () => {
+      const { kit, codeAt, verify, failCount } = await setup();
+      for (let i = 0; i < 4; i += 1) await failure(verify(otherThan(codeAt(0))));
+      kit.clock.advance(15 * MINUTE);
+      expect(await failCount('totp')).toBe(0);
+      expect((await failure(verify(otherThan(codeAt(0))))).details).toMatchObject({
+        fail_count: 1,
+      });
+    });
+
+    it('email codes are counted per user: a new challenge resets nothing', async () => {
+      const { emailCode, viaEmail, failCount } = await setup();
+      for (let i = 1; i <= 4; i += 1) {
+        const { secret, code } = await emailCode();
+        expect((await failure(viaEmail(secret, otherThan(code)))).details).toMatchObject({
+          fail_count: i,
+        });
+      }
+      const fifth = await emailCode();
+      expect((await failure(viaEmail(fifth.secret, otherThan(fifth.code)))).code).toBe(
+        'tfa_locked',
+      );
+      // Locked: even the right code of a brand-new challenge is not compared.
+      const fresh = await emailCode();
+      expect((await failure(viaEmail(fresh.secret, fresh.code))).code).toBe('tfa_locked');
+      expect(await failCount('email')).toBe(5);
+    });
+
+    it('the sum over all channels is capped at 10: then every channel is locked', async () => {
+      const { kit, user, codeAt, verify, emailCode, viaEmail } = await setup();
+      for (let i = 0; i < 4; i += 1) await failure(verify(otherThan(codeAt(0))));
+      for (let i = 0; i < 4; i += 1) {
+        const { secret, code } = await emailCode();
+        await failure(viaEmail(secret, otherThan(code)));
+      }
+      const backup = (code: string) => kit.verifier.verify(user, { backupCode: code }, options);
+      expect((await failure(backup('AAAA-AAAA-AAAA'))).code).toBe('invalid_backup_code');
+      const tenth = await failure(backup('BBBB-BBBB-BBBB'));
+      expect(tenth.code).toBe('tfa_locked');
+      expect(tenth.details).toMatchObject({ fail_count: 10 });
+      expect((await failure(verify(codeAt(0)))).code).toBe('tfa_locked');
+    });
+  });
+
+  describe('validation before counting', () => {
+    it('a malformed backup code is bad_request and counts nothing', async () => {
+      const { kit, user, failCount } = await setup();
+      const error = await failure(kit.verifier.verify(user, { backupCode: 'ABC' }, options));
+      expect(error.code).toBe('bad_request');
+      expect(await failCount('backup_code')).toBe(0);
     });
   });
 
@@ -113,9 +182,10 @@ describe('SecondFactorVerifier', () => {
         options,
       );
       expect(first).toEqual({ kind: 'backup_code', remaining: 9 });
-      expect(
-        (await failure(kit.verifier.verify(user, { backupCode: codes[0] }, options))).code,
-      ).toBe('invalid_backup_code');
+      const replay = await failure(kit.verifier.verify(user, { backupCode: codes[0] }, options));
+      expect(replay.code).toBe('invalid_backup_code');
+      expect(replay.message).toMatch(/already used/);
+      expect(channelView(await kit.ledger.load(7), 'backup_code', 0).failCount).toBe(0);
       expect(kit.backupCodes.rows.map((row) => row.digest).join()).not.toContain(
         codes[1].replace(/-/g, ''),
       );

@@ -6,6 +6,7 @@ import { ChallengeService } from './challenge.service';
 import { ChallengeStore } from './ports/challenge.store.port';
 import { SmsSendingPolicy } from './ports/sms-sending-policy.port';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
+import { isProviderRefusal, withinSmsBudget } from './sms-budget';
 import { resolveSmsDestination } from './sms-destination';
 import { tfaError } from './tfa-errors';
 import { TfaUserLookup } from './tfa-user-lookup';
@@ -50,12 +51,6 @@ export class SendSmsCodeUseCase {
         'tfa_challenge_exists',
         'A code was already sent for this challenge: use resend.',
       );
-    await this.policy.assertMaySend({
-      userId: user.id,
-      destination,
-      resend: false,
-      smsFraudFlagged: user.smsFraudFlaggedAt !== null,
-    });
     let target: Challenge;
     let secret: string;
     if (challenge && command.secret) {
@@ -64,9 +59,24 @@ export class SendSmsCodeUseCase {
     } else {
       ({ challenge: target, secret } = await this.challenges.open(user.id, 'verify'));
     }
+    // The cheap refusal first: a request refused here is not charged to any SMS budget.
     if (!(await this.store.reserveRecentSms(user.id, target.key, TFA_POLICY.recentSmsWindowMs)))
       throw tfaError('tfa_challenge_exists', 'A code was sent moments ago: use resend.');
-    await this.challenges.sendCode(target, 'sms', destination, methodId);
+    const request = {
+      userId: user.id,
+      destination,
+      resend: false,
+      smsFraudFlagged: user.smsFraudFlaggedAt !== null,
+    };
+    try {
+      await withinSmsBudget(this.policy, request, () =>
+        this.challenges.sendCode(target, 'sms', destination, methodId),
+      );
+    } catch (error) {
+      if (!isProviderRefusal(error))
+        await this.store.releaseRecentSms(user.id, target.key).catch(() => undefined);
+      throw error;
+    }
     return { secret };
   }
 }

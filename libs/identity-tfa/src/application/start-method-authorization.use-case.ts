@@ -7,6 +7,7 @@ import { ChallengeService } from './challenge.service';
 import { SmsSendingPolicy } from './ports/sms-sending-policy.port';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
 import { SecondFactorVerifier } from './second-factor-verifier';
+import { withinSmsBudget } from './sms-budget';
 import { tfaError } from './tfa-errors';
 import { TfaUserLookup } from './tfa-user-lookup';
 
@@ -80,15 +81,17 @@ export class StartMethodAuthorizationUseCase {
       // The admin exemption covers the SMS send routes only, not this one.
       if (!isEmailVerified(user))
         throw tfaError('email_not_verified', 'Verify your email address before using 2FA codes.');
-      await this.policy.assertMaySend({
+      const request = {
         userId: user.id,
         destination: method.phoneNumber!,
         resend: false,
         smsFraudFlagged: user.smsFraudFlaggedAt !== null,
+      };
+      return withinSmsBudget(this.policy, request, async () => {
+        const opened = await this.challenges.open(user.id, 'authorize');
+        await this.challenges.sendCode(opened.challenge, 'sms', method.phoneNumber!, method.id);
+        return opened.secret;
       });
-      const opened = await this.challenges.open(user.id, 'authorize');
-      await this.challenges.sendCode(opened.challenge, 'sms', method.phoneNumber!, method.id);
-      return opened.secret;
     });
   }
 

@@ -8,8 +8,8 @@ import { lockEndSeconds } from '../domain/tfa-method';
 export const tfaError = (code: string, msg: string, details?: Record<string, unknown>) =>
   new DomainError(code, msg, details);
 
-export function lockedError(failCount: number, lockedUntil: Date): DomainError {
-  const seconds = lockEndSeconds(lockedUntil);
+export function lockedError(failCount: number, lockedUntilMs: number): DomainError {
+  const seconds = lockEndSeconds(lockedUntilMs);
   return new DomainError(
     'tfa_locked',
     'Too many failed attempts: this 2FA method is locked for 15 minutes.',
@@ -18,7 +18,7 @@ export function lockedError(failCount: number, lockedUntil: Date): DomainError {
 }
 
 export function verificationFailed(
-  method: { failCount: number; lockedUntil: Date | null } | null,
+  method: { failCount: number; lockedUntilMs: number | null } | null,
   msg = 'Invalid verification code.',
 ): DomainError {
   return new DomainError(
@@ -27,7 +27,7 @@ export function verificationFailed(
     method
       ? {
           fail_count: method.failCount,
-          locked_until: lockEndSeconds(method.lockedUntil),
+          locked_until: lockEndSeconds(method.lockedUntilMs),
         }
       : {},
   );

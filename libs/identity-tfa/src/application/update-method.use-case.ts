@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, DomainError, UnitOfWork } from '@app/platform';
-import { toMethodRecord, VerificationChannel } from '../domain/tfa-method';
+import { DomainError, UnitOfWork } from '@app/platform';
+import { VerificationChannel } from '../domain/tfa-method';
+import { MethodRecords } from './method-records';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
 import { SecondFactorVerifier } from './second-factor-verifier';
 import { tfaError } from './tfa-errors';
@@ -22,7 +23,7 @@ export class UpdateMethodUseCase {
     private readonly methods: TfaMethodRepository,
     private readonly verifier: SecondFactorVerifier,
     private readonly uow: UnitOfWork,
-    private readonly clock: Clock,
+    private readonly records: MethodRecords,
   ) {}
 
   async execute(command: UpdateMethodCommand): Promise<Record<string, unknown>> {
@@ -46,6 +47,7 @@ export class UpdateMethodUseCase {
         isPrimary: command.isPrimary,
       });
     });
-    return toMethodRecord(updated, this.clock.nowMs());
+    const [record] = await this.records.of(user.id, [updated]);
+    return record;
   }
 }

@@ -10,6 +10,11 @@ export type ChallengeChannel = 'sms' | 'email' | 'totp';
 
 /** A pending code verification, identified by the fingerprint of its tfa_secret. */
 export interface Challenge {
+  /**
+   * Stable identity, kept when the challenge moves to a new secret: a spent challenge is
+   * recorded under it, so no secret of it can be used again.
+   */
+  id: string;
   key: string;
   userId: number;
   purpose: ChallengePurpose;
@@ -21,7 +26,6 @@ export interface Challenge {
   methodId: number | null;
   /** HMAC(server key, challenge key + code); the code itself is never stored. */
   codeDigest: string | null;
-  attempts: number;
   sends: number;
   createdAtMs: number;
 }

@@ -15,16 +15,10 @@ export interface TfaMethod {
   /** AES-256-GCM ciphertext of the base32 secret (key version inside), TOTP only. */
   totpSecretCiphertext: string | null;
   isPrimary: boolean;
-  failCount: number;
-  lockedUntil: Date | null;
   /** Last accepted TOTP time step: codes at or below it are replays (RFC 6238 §5.2). */
   lastTotpStep: number | null;
   createdAt: Date;
   lastUsedAt: Date | null;
-}
-
-export function isLocked(method: Pick<TfaMethod, 'lockedUntil'>, nowMs: number): boolean {
-  return method.lockedUntil !== null && method.lockedUntil.getTime() > nowMs;
 }
 
 /** Only the last 4 digits stay visible. */
@@ -45,13 +39,16 @@ export function defaultLabel(type: TfaMethodType, phone: string | null): string 
 const epochSeconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : null);
 
 /** Rounded up: a client never sees a lock end earlier than the real one. */
-export const lockEndSeconds = (date: Date | null) =>
-  date ? Math.ceil(date.getTime() / 1000) : null;
+export const lockEndSeconds = (ms: number | null) => (ms === null ? null : Math.ceil(ms / 1000));
 
-/** The spec's "2FA method record": masked phone, never the TOTP secret, epoch seconds. */
-export function toMethodRecord(method: TfaMethod, nowMs: number): Record<string, unknown> {
-  // A lock that has run out is over: the next attempt starts a fresh count.
-  const lockOver = method.lockedUntil !== null && !isLocked(method, nowMs);
+/**
+ * The spec's "2FA method record": masked phone, never the TOTP secret, epoch seconds.
+ * `failures` is the method's channel as the failure ledger sees it now.
+ */
+export function toMethodRecord(
+  method: TfaMethod,
+  failures: { failCount: number; lockedUntilMs: number | null },
+): Record<string, unknown> {
   return {
     id: method.id,
     user_id: method.userId,
@@ -59,8 +56,8 @@ export function toMethodRecord(method: TfaMethod, nowMs: number): Record<string,
     label: method.label,
     phone_number: method.type === 'sms' ? maskPhone(method.phoneNumber) : null,
     is_primary: method.isPrimary,
-    fail_count: lockOver ? 0 : method.failCount,
-    locked_until: lockOver ? null : lockEndSeconds(method.lockedUntil),
+    fail_count: failures.failCount,
+    locked_until: lockEndSeconds(failures.lockedUntilMs),
     created_at: epochSeconds(method.createdAt),
     last_used: epochSeconds(method.lastUsedAt),
   };

@@ -2,10 +2,15 @@
 export const TFA_POLICY = {
   codeDigits: 6,
   challengeLifetimeMs: 10 * 60 * 1000,
-  /** Wrong codes one challenge accepts before it is discarded. */
-  maxChallengeAttempts: 5,
-  /** Consecutive failed verifications that lock a method. */
-  maxMethodFailures: 5,
+  /**
+   * Wrong codes compared on one channel (totp, sms, email, backup codes) of one user
+   * within the failure window; the one that reaches it locks the channel.
+   */
+  maxChannelFailures: 5,
+  /** Wrong codes over all of a user's channels within the window; reaching it locks them all. */
+  maxUserFailures: 10,
+  /** Failures older than this stop counting. */
+  failureWindowMs: 15 * 60 * 1000,
   methodLockMs: 15 * 60 * 1000,
   authorizationWindowMs: 30 * 60 * 1000,
   backupCodesPerSet: 10,

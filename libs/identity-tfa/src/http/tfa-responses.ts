@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, Principal } from '@app/platform';
+import { Principal } from '@app/platform';
 import { ConfirmNewMethodUseCase } from '../application/confirm-new-method.use-case';
 import { ResendSmsCodeUseCase } from '../application/resend-sms-code.use-case';
 import { SendSmsCodeUseCase } from '../application/send-sms-code.use-case';
-import { toMethodRecord } from '../domain/tfa-method';
+import { MethodRecords } from '../application/method-records';
 import {
   ConfirmNewMethodRequestDto,
   FactorRequestDto,
@@ -30,7 +30,7 @@ export class TfaResponses {
     private readonly sendSmsCode: SendSmsCodeUseCase,
     private readonly resendSmsCode: ResendSmsCodeUseCase,
     private readonly confirmNewMethod: ConfirmNewMethodUseCase,
-    private readonly clock: Clock,
+    private readonly records: MethodRecords,
   ) {}
 
   async sendSms(
@@ -72,7 +72,7 @@ export class TfaResponses {
     return {
       success: true,
       msg: result.method.type === 'sms' ? MSG.smsAdded : MSG.totpAdded,
-      method: toMethodRecord(result.method, this.clock.nowMs()),
+      method: (await this.records.of(userId, [result.method]))[0],
       ...(result.backupCodes ? { backup_codes: result.backupCodes } : {}),
     };
   }

@@ -67,11 +67,14 @@ const ADD_METHOD_WINDOW = ['service_unavailable'];
 const CONFIRM_NEW_METHOD = [
   ...BEARER_AUTH,
   ...INVALID_BODY,
+  'missing_code',
   'invalid_tfa_method',
   'authorization_required',
   ...ADD_METHOD_WINDOW,
   'duplicate_tfa_method',
   '2fa_verification_failed',
+  // The code of a new SMS number counts against the SMS channel.
+  'tfa_locked',
   'missing_phone_number',
   ...CHALLENGE,
   'phone_number_mismatch',
@@ -107,6 +110,7 @@ export const TFA_ROUTE_ERRORS = {
   confirmAuthorization: [
     ...BEARER_AUTH,
     ...INVALID_BODY,
+    'missing_code',
     'missing_params',
     'no_pending_authorization',
     '2fa_expired',

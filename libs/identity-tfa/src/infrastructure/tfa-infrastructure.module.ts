@@ -8,6 +8,7 @@ import { CodeDeliveryProvider } from '../application/ports/code-delivery.provide
 import { CodeDeliveryQueue } from '../application/ports/code-delivery.queue.port';
 import { SmsSendingPolicy } from '../application/ports/sms-sending-policy.port';
 import { TfaMethodRepository } from '../application/ports/tfa-method.repository.port';
+import { VerificationLedger } from '../application/ports/verification-ledger.port';
 import { TfaSettings } from '../application/tfa-settings';
 import { RedisSmsSendCounters } from './anti-fraud/redis-sms-send-counters';
 import { SmsAntiFraudPolicy } from './anti-fraud/sms-anti-fraud.policy';
@@ -21,6 +22,7 @@ import { ExactlyOnceDelivery } from './delivery-providers/exactly-once-delivery'
 import { RedisDeliveryLedger } from './delivery-providers/redis-delivery-ledger';
 import { BullmqCodeDeliveryQueue } from './delivery/bullmq-code-delivery.queue';
 import { OutboxCodeSender, OutboxReader } from './delivery/outbox-code.sender';
+import { PostgresVerificationLedger } from './persistence/postgres-verification-ledger';
 import { TypeormBackupCodeRepository } from './persistence/typeorm-backup-code.repository';
 import { TypeormTfaMethodRepository } from './persistence/typeorm-tfa-method.repository';
 import { RedisAuthorizationStore } from './redis/redis-authorization.store';
@@ -41,6 +43,7 @@ function leaseMs(settings: DeliverySettings): number {
     { provide: SmsAntiFraudSettings, inject: [Environment], useFactory: loadSmsAntiFraudSettings },
     { provide: TfaMethodRepository, useClass: TypeormTfaMethodRepository },
     { provide: BackupCodeRepository, useClass: TypeormBackupCodeRepository },
+    { provide: VerificationLedger, useClass: PostgresVerificationLedger },
     { provide: ChallengeStore, useClass: RedisChallengeStore },
     { provide: AuthorizationStore, useClass: RedisAuthorizationStore },
     {
@@ -75,6 +78,7 @@ function leaseMs(settings: DeliverySettings): number {
     DeliverySettings,
     TfaMethodRepository,
     BackupCodeRepository,
+    VerificationLedger,
     ChallengeStore,
     AuthorizationStore,
     CodeDeliveryQueue,

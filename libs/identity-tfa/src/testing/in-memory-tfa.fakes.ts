@@ -12,13 +12,11 @@ import {
   CodeDeliveryQueue,
   FirstAttemptReport,
 } from '../application/ports/code-delivery.queue.port';
-import {
-  AttemptReservation,
-  NewTfaMethod,
-  TfaMethodRepository,
-} from '../application/ports/tfa-method.repository.port';
+import { NewTfaMethod, TfaMethodRepository } from '../application/ports/tfa-method.repository.port';
+import { VerificationLedger } from '../application/ports/verification-ledger.port';
 import { Challenge } from '../domain/challenge';
 import { TfaMethod } from '../domain/tfa-method';
+import { emptyLedger, FailureLedger } from '../domain/verification-failures';
 
 /** In-memory fakes of the 2FA ports for fast use-case tests. */
 
@@ -47,8 +45,6 @@ export class InMemoryTfaMethodRepository extends TfaMethodRepository {
       id: this.nextId++,
       ...method,
       totpSecretCiphertext: null,
-      failCount: 0,
-      lockedUntil: null,
       createdAt: this.clock.now(),
       lastUsedAt: null,
     };
@@ -71,26 +67,8 @@ export class InMemoryTfaMethodRepository extends TfaMethodRepository {
   async delete(methodId: number) {
     this.rows.delete(methodId);
   }
-  async reserveAttempt(
-    methodId: number,
-    nowMs: number,
-    maxFailures: number,
-    lockMs: number,
-  ): Promise<AttemptReservation> {
-    const row = this.rows.get(methodId)!;
-    if (row.lockedUntil && row.lockedUntil.getTime() > nowMs)
-      return { admitted: false, failCount: row.failCount, lockedUntil: row.lockedUntil };
-    if (row.lockedUntil) {
-      row.lockedUntil = null;
-      row.failCount = 0;
-    }
-    row.failCount += 1;
-    if (row.failCount >= maxFailures) row.lockedUntil = new Date(nowMs + lockMs);
-    return { admitted: true, failCount: row.failCount, lockedUntil: row.lockedUntil };
-  }
-  async recordSuccess(methodId: number, now: Date) {
-    const row = this.rows.get(methodId)!;
-    Object.assign(row, { failCount: 0, lockedUntil: null, lastUsedAt: now });
+  async recordUse(methodId: number, now: Date) {
+    this.rows.get(methodId)!.lastUsedAt = now;
   }
   async advanceTotpStep(methodId: number, step: number) {
     const row = this.rows.get(methodId)!;
@@ -123,6 +101,9 @@ export class InMemoryBackupCodeRepository extends BackupCodeRepository {
     if (!row) return false;
     row.usedAt = now;
     return true;
+  }
+  async wasUsed(userId: number, digest: string) {
+    return this.rows.some((r) => r.userId === userId && r.digest === digest && r.usedAt);
   }
   async softDeleteAll(userId: number, now: Date) {
     for (const row of this.rows) if (row.userId === userId && !row.deletedAt) row.deletedAt = now;
@@ -169,12 +150,6 @@ export class InMemoryChallengeStore extends ChallengeStore {
     found.deliverySend = found.sends;
     return found.sends;
   }
-  async recordAttempt(key: string) {
-    const found = this.challenges.get(key);
-    if (!found) return null;
-    found.attempts += 1;
-    return found.attempts;
-  }
   async consume(key: string) {
     const found = this.challenges.get(key);
     if (!found) return false;
@@ -208,10 +183,10 @@ export class InMemoryChallengeStore extends ChallengeStore {
   async rekey(
     oldKey: string,
     newKey: string,
-    code: { codeDigest: string; codeCiphertext: string; expectedAttempts: number },
+    code: { codeDigest: string; codeCiphertext: string },
   ) {
     const found = this.challenges.get(oldKey);
-    if (!found || found.attempts !== code.expectedAttempts) return false;
+    if (!found) return false;
     this.challenges.delete(oldKey);
     this.markers.set(oldKey, 'cleared');
     this.challenges.set(newKey, {
@@ -228,9 +203,36 @@ export class InMemoryChallengeStore extends ChallengeStore {
     this.recentSms.set(userId, key);
     return true;
   }
+  async releaseRecentSms(userId: number, key: string) {
+    if (this.recentSms.get(userId) === key) this.recentSms.delete(userId);
+  }
   /** Simulates the TTL running out. */
   drop(key: string) {
     this.challenges.delete(key);
+  }
+}
+
+/** The ledger without a lock: unit tests run one verification at a time. */
+export class InMemoryVerificationLedger extends VerificationLedger {
+  readonly ledgers = new Map<number, FailureLedger>();
+  readonly spent = new Set<string>();
+
+  async lockAndLoad(userId: number) {
+    return this.load(userId);
+  }
+  async load(userId: number) {
+    return structuredClone(this.ledgers.get(userId) ?? emptyLedger());
+  }
+  async save(userId: number, ledger: FailureLedger) {
+    this.ledgers.set(userId, structuredClone(ledger));
+  }
+  async markChallengeSpent(challengeId: string) {
+    if (this.spent.has(challengeId)) return false;
+    this.spent.add(challengeId);
+    return true;
+  }
+  async isChallengeSpent(challengeId: string) {
+    return this.spent.has(challengeId);
   }
 }
 

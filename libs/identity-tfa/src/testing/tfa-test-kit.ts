@@ -1,4 +1,9 @@
-import { ManualClock, SeededRandomSource, testSecretKeeper } from '@app/platform/testing';
+import {
+  InlineUnitOfWork,
+  ManualClock,
+  SeededRandomSource,
+  testSecretKeeper,
+} from '@app/platform/testing';
 import { CounterName, Metrics } from '@app/platform';
 import { AddMethodGate } from '../application/add-method-gate';
 import { ChallengeService } from '../application/challenge.service';
@@ -10,6 +15,7 @@ import {
   InMemoryChallengeStore,
   InMemoryTfaMethodRepository,
   InMemoryUserRepository,
+  InMemoryVerificationLedger,
   RecordingCodeDeliveryQueue,
 } from './in-memory-tfa.fakes';
 
@@ -26,13 +32,16 @@ export function tfaTestKit() {
   const users = new InMemoryUserRepository();
   const challenges = new ChallengeService(store, queue, secrets, random, clock);
   const metrics = new CountingMetrics();
+  const ledger = new InMemoryVerificationLedger();
   const verifier = new SecondFactorVerifier(
     methods,
     backupCodes,
     challenges,
+    ledger,
     secrets,
     clock,
     metrics,
+    new InlineUnitOfWork(),
   );
   const gate = new AddMethodGate(authorizations, clock);
   const lookup = new TfaUserLookup(users, challenges);
@@ -50,6 +59,7 @@ export function tfaTestKit() {
     methods,
     backupCodes,
     store,
+    ledger,
     authorizations,
     queue,
     users,

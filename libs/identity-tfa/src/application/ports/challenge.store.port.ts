@@ -30,9 +30,10 @@ export abstract class ChallengeStore {
       codeCiphertext: string | null;
     },
   ): Promise<number | null>;
-  /** Counts one verification attempt atomically; null when the challenge is gone. */
-  abstract recordAttempt(key: string): Promise<number | null>;
-  /** Removes the challenge; true for exactly one caller (single use). */
+  /**
+   * Retires a spent challenge: its secret reads as used from then on. Single use itself
+   * is decided by the verification ledger, in the transaction of the action.
+   */
   abstract consume(key: string): Promise<boolean>;
   /**
    * A further send of the code already on the challenge (a resend): the same code, a new
@@ -51,14 +52,16 @@ export abstract class ChallengeStore {
   abstract pendingSms(userId: number): Promise<string | null>;
   /**
    * Moves a challenge to a new key (a fresh secret) with its code re-bound to that key,
-   * keeping its attempts, sends and expiry; the old secret reads as used. False when the
-   * challenge is gone or was used for an attempt meanwhile.
+   * keeping its id, sends and expiry; the old secret reads as used. False when the
+   * challenge is gone.
    */
   abstract rekey(
     oldKey: string,
     newKey: string,
-    code: { codeDigest: string; codeCiphertext: string; expectedAttempts: number },
+    code: { codeDigest: string; codeCiphertext: string },
   ): Promise<boolean>;
   /** Marks that an SMS was just sent to the user; false when one already was (recent). */
   abstract reserveRecentSms(userId: number, key: string, windowMs: number): Promise<boolean>;
+  /** Undoes `reserveRecentSms` when the SMS was refused after all (only if still `key`'s). */
+  abstract releaseRecentSms(userId: number, key: string): Promise<void>;
 }

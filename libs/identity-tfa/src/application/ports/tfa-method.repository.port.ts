@@ -9,11 +9,6 @@ export interface NewTfaMethod {
   lastTotpStep: number | null;
 }
 
-/** Outcome of reserving one verification attempt on a method. */
-export type AttemptReservation =
-  | { admitted: true; failCount: number; lockedUntil: Date | null }
-  | { admitted: false; failCount: number; lockedUntil: Date };
-
 export abstract class TfaMethodRepository {
   abstract listByUser(userId: number): Promise<TfaMethod[]>;
   abstract findById(id: number): Promise<TfaMethod | null>;
@@ -27,19 +22,8 @@ export abstract class TfaMethodRepository {
   /** Makes `methodId` the only primary method of its user. */
   abstract makeOnlyPrimary(userId: number, methodId: number): Promise<void>;
   abstract delete(methodId: number): Promise<void>;
-  /**
-   * Counts a failure BEFORE the code is compared, atomically, so parallel guesses can
-   * never get more comparisons than the budget. Reaching `maxFailures` sets the lock;
-   * an expired lock starts a fresh count. Refused (admitted false) while locked.
-   */
-  abstract reserveAttempt(
-    methodId: number,
-    nowMs: number,
-    maxFailures: number,
-    lockMs: number,
-  ): Promise<AttemptReservation>;
-  /** A successful verification: failures forgotten, last use recorded. */
-  abstract recordSuccess(methodId: number, now: Date): Promise<void>;
+  /** A successful verification with this method: its last use. */
+  abstract recordUse(methodId: number, now: Date): Promise<void>;
   /** Compare-and-set of the last accepted TOTP step; false when `step` is not newer. */
   abstract advanceTotpStep(methodId: number, step: number): Promise<boolean>;
 }

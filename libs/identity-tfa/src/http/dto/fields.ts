@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
   IsIn,
@@ -12,6 +12,10 @@ import {
   MinLength,
 } from 'class-validator';
 import { VERIFICATION_CHANNELS } from '../../domain/tfa-method';
+
+const CODE_PATTERN = /^\d{6}$/;
+/** The backup-code alphabet (no 0, 1, I, O), 12 symbols, dashes and spaces anywhere. */
+const BACKUP_CODE_PATTERN = /^[\s-]*(?:[A-HJ-NP-Za-hj-np-z2-9][\s-]*){12}$/;
 
 /**
  * A method id: an integer, or a string of digits (the public client sends `--method-id`
@@ -38,13 +42,26 @@ export const TfaMethodField = (description = 'sms, totp or email') =>
     IsIn(VERIFICATION_CHANNELS as unknown as string[]),
   );
 
-export const CodeField = () =>
+/**
+ * A code is exactly 6 digits: anything else is refused as bad_request before it can be
+ * compared or counted. A missing code is the use case's missing_auth_value.
+ */
+export const CodeField = (required = false) =>
   applyDecorators(
-    ApiPropertyOptional({ example: '123456', description: 'the 6-digit code' }),
+    required
+      ? ApiProperty({
+          example: '123456',
+          pattern: CODE_PATTERN.source,
+          description: 'the 6-digit code',
+        })
+      : ApiPropertyOptional({
+          example: '123456',
+          pattern: CODE_PATTERN.source,
+          description: 'the 6-digit code',
+        }),
     IsOptional(),
     IsString(),
-    MinLength(1),
-    MaxLength(64),
+    Matches(CODE_PATTERN, { message: 'code must be exactly 6 digits' }),
   );
 
 export const SecretField = (description: string) =>
@@ -58,10 +75,15 @@ export const SecretField = (description: string) =>
 
 export const BackupCodeField = () =>
   applyDecorators(
-    ApiPropertyOptional({ example: 'ABCD-EFGH-JKLM', description: 'single-use backup code' }),
+    ApiPropertyOptional({
+      example: 'ABCD-EFGH-JKLM',
+      pattern: BACKUP_CODE_PATTERN.source,
+      description: 'single-use backup code (case-insensitive; dashes and spaces optional)',
+    }),
     IsOptional(),
     IsString(),
     MaxLength(64),
+    Matches(BACKUP_CODE_PATTERN, { message: 'backup_code must look like XXXX-XXXX-XXXX' }),
   );
 
 export const PhoneField = () =>

@@ -86,11 +86,8 @@ export class ConfirmNewMethodRequestDto {
   @IsIn(VERIFICATION_CHANNELS as unknown as string[])
   tfa_method: VerificationChannel;
 
-  @ApiProperty({ example: '123456' })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(64)
-  code: string;
+  @CodeField(true)
+  code?: string;
 
   @ApiProperty({
     description: 'tfa_secret of the SMS challenge, or the base32 secret from totp-setup',

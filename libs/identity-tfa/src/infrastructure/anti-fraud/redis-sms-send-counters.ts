@@ -22,6 +22,20 @@ export interface SmsSendAttempt {
   nowMs: number;
 }
 
+/** What an admitted send changed, so that a send which did not happen can be undone. */
+export interface RecordedSend {
+  userId: number;
+  numberFingerprint: string;
+  member: string;
+  nowMs: number;
+  previousLast: string | null;
+  previousAccountScore: string | null;
+}
+
+export type SmsCounterOutcome =
+  | { verdict: 'admitted'; record: RecordedSend }
+  | { verdict: Exclude<SmsCounterVerdict, 'admitted'> };
+
 /*
  * One script checks every counter and, only when all pass, records the send in all of
  * them: concurrent requests in any number of api processes cannot slip past a limit
@@ -48,6 +62,8 @@ if minInterval > 0 then
     return 'tfa_challenge_exists'
   end
 end
+local previousLast = redis.call('GET', KEYS[3]) or ''
+local previousScore = redis.call('ZSCORE', KEYS[4], ARGV[8]) or ''
 redis.call('ZADD', KEYS[1], now, ARGV[9])
 redis.call('ZADD', KEYS[2], now, ARGV[9])
 redis.call('SET', KEYS[3], now)
@@ -56,7 +72,26 @@ redis.call('PEXPIRE', KEYS[1], window)
 redis.call('PEXPIRE', KEYS[2], window)
 redis.call('PEXPIRE', KEYS[3], ARGV[10])
 redis.call('PEXPIRE', KEYS[4], accountWindow)
-return 'admitted'`;
+return {'admitted', previousLast, previousScore}`;
+
+/* Undoes one admitted send, leaving every later send's record as it is. */
+const REFUND = `
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+if redis.call('GET', KEYS[3]) == ARGV[2] then
+  if ARGV[3] == '' then redis.call('DEL', KEYS[3]) else redis.call('SET', KEYS[3], ARGV[3], 'KEEPTTL') end
+end
+if redis.call('ZSCORE', KEYS[4], ARGV[5]) == ARGV[2] then
+  if ARGV[4] == '' then redis.call('ZREM', KEYS[4], ARGV[5]) else redis.call('ZADD', KEYS[4], ARGV[4], ARGV[5]) end
+end
+return 1`;
+
+const keysOf = (userId: number, number: string) => [
+  `tfa:sms:user:${userId}`,
+  `tfa:sms:number:${number}`,
+  `tfa:sms:last:${number}`,
+  `tfa:sms:accounts:${number}`,
+];
 
 /**
  * SMS send counters in Redis, shared by every api process. Numbers appear in key names
@@ -70,16 +105,14 @@ export class RedisSmsSendCounters {
     private readonly settings: SmsAntiFraudSettings,
   ) {}
 
-  async checkAndRecord(attempt: SmsSendAttempt): Promise<SmsCounterVerdict> {
+  async checkAndRecord(attempt: SmsSendAttempt): Promise<SmsCounterOutcome> {
     const number = this.secrets.fingerprint('sms-destination', attempt.destination);
     const { settings } = this;
-    return (await this.redis.eval(
+    const member = `${attempt.nowMs}:${randomUUID()}`;
+    const answer = (await this.redis.eval(
       CHECK_AND_RECORD,
       4,
-      `tfa:sms:user:${attempt.userId}`,
-      `tfa:sms:number:${number}`,
-      `tfa:sms:last:${number}`,
-      `tfa:sms:accounts:${number}`,
+      ...keysOf(attempt.userId, number),
       String(attempt.nowMs),
       String(settings.windowMs),
       String(settings.perUserLimit),
@@ -88,8 +121,33 @@ export class RedisSmsSendCounters {
       String(settings.accountWindowMs),
       String(settings.accountsPerNumber),
       String(attempt.userId),
-      `${attempt.nowMs}:${randomUUID()}`,
+      member,
       String(Math.max(settings.windowMs, settings.minIntervalMs)),
-    )) as SmsCounterVerdict;
+    )) as Exclude<SmsCounterVerdict, 'admitted'> | ['admitted', string, string];
+    if (!Array.isArray(answer)) return { verdict: answer };
+    return {
+      verdict: 'admitted',
+      record: {
+        userId: attempt.userId,
+        numberFingerprint: number,
+        member,
+        nowMs: attempt.nowMs,
+        previousLast: answer[1] || null,
+        previousAccountScore: answer[2] || null,
+      },
+    };
+  }
+
+  async refund(record: RecordedSend): Promise<void> {
+    await this.redis.eval(
+      REFUND,
+      4,
+      ...keysOf(record.userId, record.numberFingerprint),
+      record.member,
+      String(record.nowMs),
+      record.previousLast ?? '',
+      record.previousAccountScore ?? '',
+      String(record.userId),
+    );
   }
 }

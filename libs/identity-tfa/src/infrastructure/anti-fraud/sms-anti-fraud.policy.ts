@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, DomainError } from '@app/platform';
-import { SmsSendingPolicy, SmsSendRequest } from '../../application/ports/sms-sending-policy.port';
+import {
+  SmsSendingPolicy,
+  SmsSendPermit,
+  SmsSendRequest,
+} from '../../application/ports/sms-sending-policy.port';
 import { isBlockedDestination } from './blocked-destinations';
 import { parsePhoneNumber } from './phone-number';
 import { RedisSmsSendCounters } from './redis-sms-send-counters';
@@ -27,7 +31,7 @@ export class SmsAntiFraudPolicy extends SmsSendingPolicy {
     super();
   }
 
-  async assertMaySend(request: SmsSendRequest): Promise<void> {
+  async assertMaySend(request: SmsSendRequest): Promise<SmsSendPermit> {
     if (request.smsFraudFlagged)
       throw new DomainError(
         'sms_fraud_detected',
@@ -45,6 +49,8 @@ export class SmsAntiFraudPolicy extends SmsSendingPolicy {
       resend: request.resend,
       nowMs: this.clock.nowMs(),
     });
-    if (verdict !== 'admitted') throw new DomainError(verdict, REFUSALS[verdict]);
+    if (verdict.verdict !== 'admitted')
+      throw new DomainError(verdict.verdict, REFUSALS[verdict.verdict]);
+    return { refund: () => this.counters.refund(verdict.record) };
   }
 }

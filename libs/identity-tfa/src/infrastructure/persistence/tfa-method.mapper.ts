@@ -8,8 +8,6 @@ export interface TfaMethodRow {
   phone_number: string | null;
   totp_secret_ciphertext: string | null;
   is_primary: boolean;
-  fail_count: number;
-  locked_until: Date | null;
   last_totp_step: string | null;
   created_at: Date;
   last_used_at: Date | null;
@@ -24,8 +22,6 @@ export function toTfaMethod(row: TfaMethodRow): TfaMethod {
     phoneNumber: row.phone_number,
     totpSecretCiphertext: row.totp_secret_ciphertext,
     isPrimary: row.is_primary,
-    failCount: row.fail_count,
-    lockedUntil: row.locked_until,
     // bigint arrives as a string; time steps fit easily in a double.
     lastTotpStep: row.last_totp_step === null ? null : Number(row.last_totp_step),
     createdAt: row.created_at,

@@ -45,6 +45,16 @@ export class TypeormBackupCodeRepository extends BackupCodeRepository {
     return rows.length === 1;
   }
 
+  async wasUsed(userId: number, digest: string): Promise<boolean> {
+    const rows = await sqlRows(
+      this.tx.manager,
+      `SELECT 1 FROM tfa_backup_codes
+        WHERE user_id = $1 AND code_digest = $2 AND used_at IS NOT NULL LIMIT 1`,
+      [userId, digest],
+    );
+    return rows.length > 0;
+  }
+
   async softDeleteAll(userId: number, now: Date): Promise<void> {
     await this.tx.manager.query(
       `UPDATE tfa_backup_codes SET deleted_at = $2 WHERE user_id = $1 AND deleted_at IS NULL`,

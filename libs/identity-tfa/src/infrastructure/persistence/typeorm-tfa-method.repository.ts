@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionalEntityManager } from '@app/platform';
 import {
-  AttemptReservation,
   NewTfaMethod,
   TfaMethodRepository,
 } from '../../application/ports/tfa-method.repository.port';
@@ -10,9 +9,9 @@ import { sqlRows } from './sql-rows';
 import { TfaMethodRow, toTfaMethod } from './tfa-method.mapper';
 
 const COLUMNS = `id, user_id, method, label, phone_number, totp_secret_ciphertext, is_primary,
-  fail_count, locked_until, last_totp_step, created_at, last_used_at`;
+  last_totp_step, created_at, last_used_at`;
 
-/** Plain SQL: the atomic counters and compare-and-sets are single statements. */
+/** Plain SQL: the compare-and-sets are single statements. */
 @Injectable()
 export class TypeormTfaMethodRepository extends TfaMethodRepository {
   constructor(private readonly tx: TransactionalEntityManager) {
@@ -90,41 +89,8 @@ export class TypeormTfaMethodRepository extends TfaMethodRepository {
     await this.query(`DELETE FROM tfa_methods WHERE id = $1`, [methodId]);
   }
 
-  async reserveAttempt(
-    methodId: number,
-    nowMs: number,
-    maxFailures: number,
-    lockMs: number,
-  ): Promise<AttemptReservation> {
-    const now = new Date(nowMs);
-    // One statement: the row lock serialises parallel attempts, so the budget holds.
-    const rows = await this.query<{ fail_count: number; locked_until: Date | null }>(
-      `UPDATE tfa_methods
-          SET fail_count = CASE WHEN locked_until IS NOT NULL AND locked_until <= $2 THEN 1
-                                ELSE fail_count + 1 END,
-              locked_until = CASE
-                WHEN locked_until IS NOT NULL AND locked_until <= $2 THEN NULL
-                WHEN fail_count + 1 >= $3 THEN $4::timestamptz
-                ELSE locked_until END
-        WHERE id = $1 AND (locked_until IS NULL OR locked_until <= $2)
-        RETURNING fail_count, locked_until`,
-      [methodId, now, maxFailures, new Date(nowMs + lockMs)],
-    );
-    if (rows[0])
-      return { admitted: true, failCount: rows[0].fail_count, lockedUntil: rows[0].locked_until };
-    const current = await this.findById(methodId);
-    return {
-      admitted: false,
-      failCount: current?.failCount ?? maxFailures,
-      lockedUntil: current?.lockedUntil ?? new Date(nowMs + lockMs),
-    };
-  }
-
-  async recordSuccess(methodId: number, now: Date): Promise<void> {
-    await this.query(
-      `UPDATE tfa_methods SET fail_count = 0, locked_until = NULL, last_used_at = $2 WHERE id = $1`,
-      [methodId, now],
-    );
+  async recordUse(methodId: number, now: Date): Promise<void> {
+    await this.query(`UPDATE tfa_methods SET last_used_at = $2 WHERE id = $1`, [methodId, now]);
   }
 
   async advanceTotpStep(methodId: number, step: number): Promise<boolean> {

@@ -24,10 +24,6 @@ local sends = redis.call('HINCRBY', KEYS[1], 'sends', 1)
 redis.call('HSET', KEYS[1], 'deliverySend', sends)
 return sends`;
 
-const RECORD_ATTEMPT = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-return redis.call('HINCRBY', KEYS[1], 'attempts', 1)`;
-
 const CONSUME = `
 local userId = redis.call('HGET', KEYS[1], 'userId')
 if redis.call('DEL', KEYS[1]) == 0 then return 0 end
@@ -50,11 +46,15 @@ return 1`;
 
 // RENAME keeps the TTL, so the challenge expires when it always would have.
 const REKEY = `
-if redis.call('HGET', KEYS[1], 'attempts') ~= ARGV[1] then return 0 end
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('RENAME', KEYS[1], KEYS[2])
-redis.call('HSET', KEYS[2], 'codeDigest', ARGV[2], 'codeCiphertext', ARGV[3])
-redis.call('SET', KEYS[3], 'cleared', 'PX', ARGV[4])
-redis.call('SET', KEYS[4], 'open', 'PX', ARGV[4])
+redis.call('HSET', KEYS[2], 'codeDigest', ARGV[1], 'codeCiphertext', ARGV[2])
+redis.call('SET', KEYS[3], 'cleared', 'PX', ARGV[3])
+redis.call('SET', KEYS[4], 'open', 'PX', ARGV[3])
+return 1`;
+
+const RELEASE_RECENT_SMS = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1`;
 
 @Injectable()
@@ -68,13 +68,13 @@ export class RedisChallengeStore extends ChallengeStore {
     await this.redis
       .multi()
       .hset(key, {
+        id: challenge.id,
         userId: String(challenge.userId),
         purpose: challenge.purpose,
         channel: challenge.channel ?? '',
         destination: challenge.destination ?? '',
         methodId: challenge.methodId === null ? '' : String(challenge.methodId),
         codeDigest: '',
-        attempts: '0',
         sends: '0',
         createdAt: String(challenge.createdAtMs),
       })
@@ -113,11 +113,6 @@ export class RedisChallengeStore extends ChallengeStore {
       code.codeCiphertext ?? '',
     )) as number | null;
     return sends;
-  }
-
-  async recordAttempt(key: string): Promise<number | null> {
-    const attempts = (await this.redis.eval(RECORD_ATTEMPT, 1, challengeKey(key))) as number;
-    return attempts < 0 ? null : attempts;
   }
 
   async consume(key: string): Promise<boolean> {
@@ -161,7 +156,7 @@ export class RedisChallengeStore extends ChallengeStore {
   async rekey(
     oldKey: string,
     newKey: string,
-    code: { codeDigest: string; codeCiphertext: string; expectedAttempts: number },
+    code: { codeDigest: string; codeCiphertext: string },
   ): Promise<boolean> {
     const moved = (await this.redis.eval(
       REKEY,
@@ -170,7 +165,6 @@ export class RedisChallengeStore extends ChallengeStore {
       challengeKey(newKey),
       markerKey(oldKey),
       markerKey(newKey),
-      String(code.expectedAttempts),
       code.codeDigest,
       code.codeCiphertext,
       String(MARKER_TTL_MS),
@@ -181,6 +175,10 @@ export class RedisChallengeStore extends ChallengeStore {
   async reserveRecentSms(userId: number, key: string, windowMs: number): Promise<boolean> {
     return (await this.redis.set(recentSmsKey(userId), key, 'PX', windowMs, 'NX')) === 'OK';
   }
+
+  async releaseRecentSms(userId: number, key: string): Promise<void> {
+    await this.redis.eval(RELEASE_RECENT_SMS, 1, recentSmsKey(userId), key);
+  }
 }
 
 function failOnError(results: Array<[Error | null, unknown]> | null): void {
@@ -189,6 +187,8 @@ function failOnError(results: Array<[Error | null, unknown]> | null): void {
 
 function toChallenge(key: string, fields: Record<string, string>): Challenge {
   return {
+    // Challenges written before ids existed are identified by their key.
+    id: fields.id || key,
     key,
     userId: Number(fields.userId),
     purpose: fields.purpose as ChallengePurpose,
@@ -196,7 +196,6 @@ function toChallenge(key: string, fields: Record<string, string>): Challenge {
     destination: fields.destination || null,
     methodId: fields.methodId ? Number(fields.methodId) : null,
     codeDigest: fields.codeDigest || null,
-    attempts: Number(fields.attempts ?? 0),
     sends: Number(fields.sends ?? 0),
     createdAtMs: Number(fields.createdAt),
   };
