@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { CreateUserCommand, CreateUserUseCase } from '@app/accounts';
-import { Environment, FixtureRegistry } from '@app/platform';
+import { Environment, FixtureRegistry, RandomSource } from '@app/platform';
 import { buildOpenApiDocument, createApiApp } from '../../apps/api/src/bootstrap';
 import { OpenApiDocument, OpenApiResponseValidator } from './openapi-validator';
 
@@ -29,10 +29,13 @@ const VALIDATE_RESPONSES = process.env.OPENAPI_VALIDATE !== 'off';
  * Starts the real api (same bootstrap as `npm start`) on an ephemeral loopback port.
  * `env` overrides the test environment (e.g. RATE_LIMITS: 'on'). Every response received
  * through `http()` is validated against the api's own OpenAPI document; `close()` fails
- * the test file when any response did not conform.
+ * the test file when any response did not conform. `randomSource` replaces the CSPRNG.
  */
-export async function startApi(env: Record<string, string> = {}): Promise<TestApi> {
-  const app = await createApiApp(new Environment({ ...process.env, ...env }));
+export async function startApi(
+  env: Record<string, string> = {},
+  options: { randomSource?: RandomSource } = {},
+): Promise<TestApi> {
+  const app = await createApiApp(new Environment({ ...process.env, ...env }), options);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DIST } from './api';
@@ -53,6 +53,27 @@ function collect(command: string, args: string[], options: CliOptions): Promise<
 /** Runs the built `gpumkt` as a child process, the way a user's shell would. */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return collect(process.execPath, [CLI_MAIN, ...args], options);
+}
+
+/**
+ * Runs a command line exactly as a user would paste it into a shell (`sh -c`), with a
+ * `gpumkt` on the PATH that starts the built client: for the follow-up commands the
+ * client prints, which must work verbatim.
+ */
+export async function runCommandLine(line: string, options: CliOptions = {}): Promise<CliResult> {
+  const bin = mkdtempSync(join(tmpdir(), 'gpumkt-bin-'));
+  try {
+    const launcher = join(bin, 'gpumkt');
+    writeFileSync(
+      launcher,
+      `#!/bin/sh\nexec ${shellQuote(process.execPath)} ${shellQuote(CLI_MAIN)} "$@"\n`,
+    );
+    chmodSync(launcher, 0o755);
+    const path = `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`;
+    return await collect('sh', ['-c', line], { ...options, env: { ...options.env, PATH: path } });
+  } finally {
+    rmSync(bin, { recursive: true, force: true });
+  }
 }
 
 const shellQuote = (arg: string): string => `'${arg.replace(/'/g, `'\\''`)}'`;

@@ -10,12 +10,15 @@ import {
   Environment,
   loadPlatformConfig,
   PlatformModule,
+  RandomSource,
   RateLimitGuard,
 } from '@app/platform';
 import { DrainOnShutdown } from './drain-on-shutdown';
 
 export interface ApiModuleOptions {
   env?: Environment;
+  /** See PlatformOptions.randomSource: tests only. */
+  randomSource?: RandomSource;
 }
 
 /** The HTTP server: every context, global auth then rate limiting, and (optionally) the worker. */
@@ -27,7 +30,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [
-        PlatformModule.forRoot({ env, http: true }),
+        PlatformModule.forRoot({ env, http: true, randomSource: options.randomSource }),
         AccountsModule,
         BillingModule,
         IdentityTfaModule,

@@ -11,7 +11,7 @@ import {
   parseJsonBody,
   RateLimitedDto,
 } from '@app/platform';
-import { ApiModule } from './api.module';
+import { ApiModule, ApiModuleOptions } from './api.module';
 
 export const OPENAPI_JSON_PATH = 'api/v0/openapi.json';
 
@@ -35,6 +35,7 @@ export function buildOpenApiDocument(app: NestExpressApplication): OpenAPIObject
  */
 export async function createApiApp(
   env: Environment = new Environment(),
+  overrides: Omit<ApiModuleOptions, 'env'> = {},
 ): Promise<NestExpressApplication> {
   const server = express();
   server.disable('x-powered-by');
@@ -42,7 +43,7 @@ export async function createApiApp(
   server.use(collapseLeadingSlashes);
   server.use(parseJsonBody);
   const app = await NestFactory.create<NestExpressApplication>(
-    ApiModule.register({ env }),
+    ApiModule.register({ ...overrides, env }),
     new ExpressAdapter(server),
     {
       bodyParser: false,

@@ -2,6 +2,7 @@ export * from './domain/domain-error';
 export * from './domain/principal';
 export * from './application/ports/clock.port';
 export * from './application/ports/random-source.port';
+export * from './application/command-line-token';
 export * from './application/ports/secret-keeper.port';
 export * from './application/ports/unit-of-work.port';
 export * from './application/ports/credential-verifier.port';

@@ -66,6 +66,11 @@ export interface PlatformOptions {
   env?: Environment;
   /** Serve /health endpoints (the api); the worker and operator commands do not. */
   http?: boolean;
+  /**
+   * Replaces the CSPRNG. For tests that must reproduce a particular random draw (a token
+   * whose old encoding began with '-'); production never sets it.
+   */
+  randomSource?: RandomSource;
 }
 
 @Global()
@@ -130,7 +135,9 @@ export class PlatformModule implements NestModule, OnModuleInit, OnApplicationSh
         { provide: Environment, useValue: env },
         { provide: PlatformConfig, useValue: config },
         { provide: Clock, useClass: SystemClock },
-        { provide: RandomSource, useClass: CryptoRandomSource },
+        options.randomSource
+          ? { provide: RandomSource, useValue: options.randomSource }
+          : { provide: RandomSource, useClass: CryptoRandomSource },
         {
           provide: SecretKeeper,
           useValue: new NodeSecretKeeper(config.hmacKey, config.encryptionKeys),

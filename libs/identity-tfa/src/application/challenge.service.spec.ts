@@ -1,5 +1,7 @@
-import { DomainError } from '@app/platform';
+import { decodeToken, DomainError } from '@app/platform';
+import { SeededRandomSource } from '@app/platform/testing';
 import { tfaTestKit } from '../testing/tfa-test-kit';
+import { ChallengeService } from './challenge.service';
 
 const MINUTE = 60 * 1000;
 
@@ -14,13 +16,29 @@ async function errorCode(promise: Promise<unknown>): Promise<string> {
 }
 
 describe('ChallengeService', () => {
-  it('issues URL-safe secrets of at least 128 bits and stores only their fingerprint', async () => {
+  it('issues letter-and-digit secrets of 128 bits and stores only their fingerprint', async () => {
     const kit = tfaTestKit();
     const { secret, challenge } = await kit.challenges.open(7, 'login');
-    expect(secret).toMatch(/^[A-Za-z0-9_-]{22,}$/);
-    expect(Buffer.from(secret, 'base64url').length).toBeGreaterThanOrEqual(16);
+    expect(secret).toMatch(/^[A-Za-z0-9]{22}$/);
+    expect(decodeToken(secret, 16)).toHaveLength(16);
     expect(challenge.key).not.toContain(secret);
     expect([...kit.store.challenges.keys()]).toEqual([kit.challenges.keyOf(secret)]);
+  });
+
+  it('still accepts a secret issued in the old base64url form, leading "-" included, until it expires', async () => {
+    const kit = tfaTestKit();
+    // The encoding used before secrets became letters and digits.
+    const legacyRandom = new (class extends SeededRandomSource {
+      override token(bits: number): string {
+        return Buffer.concat([Buffer.from([0xf8]), this.bytes(bits / 8 - 1)]).toString('base64url');
+      }
+    })();
+    const legacy = new ChallengeService(kit.store, kit.queue, kit.secrets, legacyRandom, kit.clock);
+    const { secret } = await legacy.open(7, 'verify');
+    expect(secret).toMatch(/^-[A-Za-z0-9_-]{21}$/);
+    await expect(kit.challenges.load(secret)).resolves.toMatchObject({ userId: 7 });
+    kit.clock.advance(10 * MINUTE + 1);
+    expect(await errorCode(kit.challenges.load(secret))).toBe('2fa_expired');
   });
 
   it('is valid at 9:59 and expired at 10:00.001 (2fa_expired)', async () => {

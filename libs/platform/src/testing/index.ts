@@ -2,7 +2,10 @@ import { Clock } from '../application/ports/clock.port';
 import { RandomSource } from '../application/ports/random-source.port';
 import { RateLimiter } from '../application/ports/rate-limiter.port';
 import { UnitOfWork } from '../application/ports/unit-of-work.port';
-import { NodeSecretKeeper } from '../infrastructure/crypto/node-crypto.adapters';
+import {
+  CryptoRandomSource,
+  NodeSecretKeeper,
+} from '../infrastructure/crypto/node-crypto.adapters';
 
 /** A clock that moves only when told to. */
 export class ManualClock extends Clock {
@@ -46,6 +49,35 @@ export class SeededRandomSource extends RandomSource {
     x ^= x << 5;
     this.state = x >>> 0;
     return this.state;
+  }
+}
+
+/**
+ * The CSPRNG, except for draws queued with `nextBytes`: each is served to the next
+ * `bytes()` call of the same length, so a test can make one particular token (say, a
+ * secret whose old base64url form began with '-') without fixing every other draw.
+ */
+export class ScriptedRandomSource extends RandomSource {
+  private readonly queued: Buffer[] = [];
+  private readonly fallback = new CryptoRandomSource();
+
+  nextBytes(bytes: Buffer): void {
+    this.queued.push(Buffer.from(bytes));
+  }
+
+  /** Queued draws not yet served. */
+  get pending(): number {
+    return this.queued.length;
+  }
+
+  bytes(length: number): Buffer {
+    const index = this.queued.findIndex((bytes) => bytes.length === length);
+    if (index < 0) return this.fallback.bytes(length);
+    return this.queued.splice(index, 1)[0];
+  }
+
+  int(maxExclusive: number): number {
+    return this.fallback.int(maxExclusive);
   }
 }
 

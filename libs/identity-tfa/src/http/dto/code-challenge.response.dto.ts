@@ -3,7 +3,9 @@ import { MSG } from '../tfa-messages';
 import { TfaSuccessDto } from './tfa-success.dto';
 
 const SECRET_DESCRIPTION =
-  'tfa_secret of the challenge the code was sent on; send it back as `secret` with the code';
+  'tfa_secret of the challenge the code was sent on; send it back as `secret` with the code. ' +
+  '22 letters and digits (0-9A-Za-z), so it never starts with "-" on a command line';
+const SECRET_EXAMPLE = '4vQm0JYcLZr8TnWd2kHbXe';
 
 /** POST sms, sms/resend and email (and the deprecated test and resend). */
 export class CodeSentResponseDto extends TfaSuccessDto {
@@ -13,7 +15,7 @@ export class CodeSentResponseDto extends TfaSuccessDto {
   })
   msg: string;
 
-  @ApiProperty({ description: SECRET_DESCRIPTION })
+  @ApiProperty({ description: SECRET_DESCRIPTION, example: SECRET_EXAMPLE })
   secret: string;
 }
 
@@ -37,7 +39,10 @@ export class TotpSetupResponseDto extends TfaSuccessDto {
 
 /** POST authorize-new-method with a code flow: the code went out on a new challenge. */
 export class AuthorizationChallengeResponseDto extends TfaSuccessDto {
-  @ApiProperty({ description: `${SECRET_DESCRIPTION} (PUT authorize-new-method)` })
+  @ApiProperty({
+    description: `${SECRET_DESCRIPTION} (PUT authorize-new-method)`,
+    example: SECRET_EXAMPLE,
+  })
   secret: string;
 }
 

@@ -1,3 +1,5 @@
+import { encodeToken } from '../command-line-token';
+
 /** Cryptographically secure randomness; a port so tests can make it deterministic. */
 export abstract class RandomSource {
   abstract bytes(length: number): Buffer;
@@ -5,9 +7,12 @@ export abstract class RandomSource {
   /** Uniform integer in [0, maxExclusive), without modulo bias. */
   abstract int(maxExclusive: number): number;
 
-  /** A URL-safe token carrying `bits` bits of entropy. */
+  /**
+   * A token carrying `bits` bits of entropy, in letters and digits only (see
+   * command-line-token.ts): safe in a URL, a header and after a command-line flag.
+   */
   token(bits = 256): string {
-    return this.bytes(Math.ceil(bits / 8)).toString('base64url');
+    return encodeToken(this.bytes(Math.ceil(bits / 8)));
   }
 
   /** `length` decimal digits, each uniform. */
