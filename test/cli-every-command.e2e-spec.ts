@@ -38,6 +38,20 @@ const API_COMMANDS: {
 }[] = [
   { args: ['show', 'user'], request: { method: 'GET', path: '/api/v0/users/current' } },
   {
+    args: ['show', 'statement', '--by', 'endpoint', '-s', '2026-01-01', '-e', '2026-01-02'],
+    request: {
+      method: 'GET',
+      path:
+        '/api/v0/charges/summary/?select_filters=%7B%22day%22%3A%7B%22gte%22%3A1767225600%2C%22lte%22%3A1767398399%7D%7D' +
+        '&period=month&group_by=endpoint',
+      query: [
+        'select_filters = {"day":{"gte":1767225600,"lte":1767398399}}',
+        'period = month',
+        'group_by = endpoint',
+      ],
+    },
+  },
+  {
     args: ['show', 'invoices', '--charges', '-s', '2026-01-01', '-e', '2026-01-02'],
     request: { method: 'GET', path: CHARGES_URL, query: CHARGES_QUERY },
   },
@@ -195,7 +209,24 @@ const USAGE_MISTAKES: { args: string[]; says: string | RegExp }[] = [
     says: '--start-date must not be after --end-date',
   },
   { args: ['show', 'invoices', '-c', '-ct', 'gpu'], says: "--charge-type 'gpu' is not one of" },
-  { args: ['show', 'invoices', '-c', '-f', 'list'], says: 'Allowed: table, tree.' },
+  { args: ['show', 'invoices', '-c', '-f', 'list'], says: 'Allowed: table, tree, csv, ndjson.' },
+  {
+    args: ['show', 'invoices', '-c', '-f', 'csv'],
+    says: '--format csv needs --export FILE (for CSV on stdout use --csv)',
+  },
+  {
+    args: ['show', 'invoices', '-c', '--export', 'x.csv', '--all'],
+    says: '--export cannot be combined with --all',
+  },
+  {
+    args: ['show', 'invoices', '-c', '--export', 'x.csv', '-f', 'tree'],
+    says: '--export writes csv or ndjson, not tree',
+  },
+  { args: ['show', 'statement', '--period', 'year'], says: 'Allowed: day, week, month.' },
+  {
+    args: ['show', 'statement', '-s', '2026-01-05', '-e', '2026-01-01'],
+    says: '--start-date must not be after --end-date',
+  },
   { args: ['show', 'invoices', '-c', '-l', '501'], says: 'Must be at most 500.' },
   {
     args: ['show', 'invoices', '-c', '--csv', '--raw'],
@@ -248,6 +279,7 @@ const COMMAND_PATHS = [
   'show user',
   'show invoices',
   'show invoices-v1',
+  'show statement',
   'show endpoints',
   'unlist',
   'unlist volume',

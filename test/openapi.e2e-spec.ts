@@ -57,7 +57,12 @@ describe('OpenAPI document', () => {
         const success = Object.entries(operation.responses ?? {}).filter(([status]) =>
           status.startsWith('2'),
         );
-        if (!success.some(([, response]) => response.content?.['application/json']?.schema))
+        // JSON for every route; the export's file types (text/csv, NDJSON) for the export.
+        if (
+          !success.some(([, response]) =>
+            Object.values(response.content ?? {}).some((media) => media.schema),
+          )
+        )
           missing.push(`${method} ${path}`);
       }
     }

@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { registerChargesCommands } from './commands/charges.commands';
 import { CommandKit, examples } from './commands/command-kit';
 import { registerCompletionCommand } from './commands/completion.commands';
+import { registerStatementCommand } from './commands/statement.commands';
 import { registerEndpointCommands } from './commands/endpoints.commands';
 import { registerTfaCommands } from './commands/tfa.commands';
 import { registerUserCommands } from './commands/user.commands';
@@ -57,6 +58,7 @@ export function buildProgram(io: Io): Command {
   const kit = new CommandKit(program, io);
   registerUserCommands(kit);
   registerChargesCommands(kit);
+  registerStatementCommand(kit);
   registerVolumeCommands(kit);
   registerEndpointCommands(kit);
   registerTfaCommands(kit);

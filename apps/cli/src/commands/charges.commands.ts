@@ -3,6 +3,7 @@ import { CommandContext } from '../context';
 import { UsageError } from '../errors';
 import { computeDateWindow } from '../options/date-window';
 import { choiceOption, numberOption } from '../options/validation';
+import { exportCharges, ExportFormat } from './charges-export';
 import { CommandKit, examples } from './command-kit';
 import {
   ChargePage,
@@ -31,11 +32,13 @@ export interface ChargesOptions {
   chargeType?: string[];
   limit: number;
   nextToken?: string;
-  format: 'table' | 'tree';
+  /** table or tree; csv or ndjson with --export. Unset means table (csv with --export). */
+  format?: 'table' | 'tree' | ExportFormat;
   latestFirst?: boolean;
   verbose?: boolean;
   all?: boolean;
   csv?: boolean;
+  export?: string;
 }
 
 /** The query of GET /api/v0/charges/, in the public client's parameter order. */
@@ -65,7 +68,7 @@ export function buildChargesQuery(
     select_filters: filters,
     latest_first: Boolean(options.latestFirst),
     limit: options.limit,
-    format: options.format,
+    format: options.format ?? 'table',
     after_token: afterToken,
   };
 }
@@ -116,10 +119,9 @@ function addChargesOptions(command: Command, kit: CommandKit, isAlias: boolean):
     .addOption(
       new Option(
         '-f, --format <format>',
-        'table (flat rows) or tree (serverless grouped per endpoint)',
-      )
-        .argParser(choiceOption(['table', 'tree'] as const))
-        .default('table', 'table'),
+        'table (flat rows) or tree (serverless grouped per endpoint); with --export, csv or ' +
+          'ndjson (default: table; with --export: csv)',
+      ).argParser(choiceOption(['table', 'tree', 'csv', 'ndjson'] as const)),
     )
     .option('--latest-first', 'most recent charges first (default: oldest first)')
     .option(
@@ -135,6 +137,11 @@ function addChargesOptions(command: Command, kit: CommandKit, isAlias: boolean):
       '--csv',
       'print CSV (RFC 4180) instead of a table; the summary goes to stderr (default: off)',
     )
+    .option(
+      '--export <file>',
+      'write every daily charge line of the window to FILE (CSV or NDJSON per --format), ' +
+        'streamed, with a progress bar on a terminal (default: off)',
+    )
     .addHelpText(
       'after',
       examples(
@@ -142,6 +149,8 @@ function addChargesOptions(command: Command, kit: CommandKit, isAlias: boolean):
         'gpumkt show invoices -c -s 2025-11-01 -e 2025-11-05 -ct i v --latest-first',
         'gpumkt show invoices -c -f tree -v --all',
         'gpumkt show invoices -c --all --csv > charges.csv',
+        'gpumkt show invoices -c -s 2025-01-01 -e 2025-12-31 --export charges-2025.csv',
+        'gpumkt show invoices -c -s 2025-01-01 -e 2025-12-31 --export lines.ndjson -f ndjson',
       ),
     )
     .action(kit.action(showCharges));
@@ -151,6 +160,12 @@ async function showCharges(context: CommandContext, options: ChargesOptions): Pr
   if (!options.charges) {
     throw new UsageError(
       'only the charges report is served: add --charges (-c), e.g. gpumkt show invoices --charges',
+    );
+  }
+  if (options.export !== undefined) return exportWindow(context, options, options.export);
+  if (options.format === 'csv' || options.format === 'ndjson') {
+    throw new UsageError(
+      `--format ${options.format} needs --export FILE (for CSV on stdout use --csv)`,
     );
   }
   if (options.csv && context.raw) throw new UsageError('--csv and --raw cannot be combined');
@@ -182,6 +197,28 @@ async function showCharges(context: CommandContext, options: ChargesOptions): Pr
       ? renderChargesTree(page.results, verbose)
       : renderChargesTable(page.results, verbose);
   context.print(`${body}\n${renderFooter(page, window)}`);
+}
+
+/** `--export FILE`: the whole window's charge lines, one request, streamed to FILE. */
+async function exportWindow(
+  context: CommandContext,
+  options: ChargesOptions,
+  file: string,
+): Promise<void> {
+  for (const [given, name] of [
+    [options.csv, '--csv'],
+    [options.all, '--all'],
+    [options.nextToken, '--next-token'],
+    [options.verbose, '--verbose'],
+  ] as const) {
+    if (given) throw new UsageError(`--export cannot be combined with ${name}`);
+  }
+  if (options.format === 'table' || options.format === 'tree') {
+    throw new UsageError(`--export writes csv or ndjson, not ${options.format}`);
+  }
+  if (file.trim() === '') throw new UsageError('--export needs a file name');
+  const { select_filters } = buildChargesQuery(options, context.io.now());
+  await exportCharges(context, { select_filters }, file, options.format ?? 'csv');
 }
 
 function fetchPage(

@@ -54,12 +54,25 @@ export class ApiClient {
   }
 
   async request<T = Record<string, unknown>>(request: ApiRequest): Promise<T> {
+    return this.withSessionFallback(() => this.withRetries<T>(request));
+  }
+
+  /**
+   * A successful response whose body is left unread, for downloads: retries and errors as
+   * for `request`, the timeout covers the wait for the response headers only (a large
+   * body may take longer to arrive).
+   */
+  async stream(request: ApiRequest): Promise<Response> {
+    return this.withSessionFallback(() => this.withRetries<Response>(request, true));
+  }
+
+  private async withSessionFallback<T>(attempt: () => Promise<T>): Promise<T> {
     try {
-      return await this.withRetries<T>(request);
+      return await attempt();
     } catch (error) {
       if (!(error instanceof ApiError) || !this.isExpiredSession(error)) throw error;
       this.fallBackFromSession();
-      return this.withRetries<T>(request);
+      return attempt();
     }
   }
 
@@ -90,7 +103,7 @@ export class ApiClient {
     );
   }
 
-  private async withRetries<T>(request: ApiRequest): Promise<T> {
+  private async withRetries<T>(request: ApiRequest, unread = false): Promise<T> {
     const { io, policy, baseUrl } = this.options;
     const url = buildUrl(baseUrl, request.path, request.query);
     const sendsBody = request.method !== 'GET' || request.body !== undefined;
@@ -99,7 +112,7 @@ export class ApiClient {
       this.explain(request, url, payload, attempt);
       let response: Response;
       try {
-        response = await this.send(request.method, url, payload);
+        response = await this.send(request.method, url, payload, unread);
       } catch (error) {
         const wait = retryDelay(policy, attempt, {}, io.now());
         const reason = connectionFailureText(error);
@@ -108,6 +121,7 @@ export class ApiClient {
         await io.sleep(wait);
         continue;
       }
+      if (response.ok && unread) return response as T;
       const text = await response.text();
       const body = parseJson(text);
       if (response.ok) {
@@ -141,6 +155,7 @@ export class ApiClient {
     method: HttpMethod,
     url: string,
     payload: string | undefined,
+    headersOnly = false,
   ): Promise<Response> {
     const headers: Record<string, string> = {
       Accept: 'application/json',
@@ -148,13 +163,31 @@ export class ApiClient {
     };
     if (this.key.key !== undefined) headers.Authorization = `Bearer ${this.key.key}`;
     if (payload !== undefined) headers['Content-Type'] = 'application/json';
-    return this.fetchImpl(url, {
-      method,
-      headers,
-      body: payload,
-      signal: AbortSignal.timeout(this.options.timeoutMs),
-      redirect: 'manual',
-    });
+    if (!headersOnly) {
+      return this.fetchImpl(url, {
+        method,
+        headers,
+        body: payload,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+        redirect: 'manual',
+      });
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new DOMException('request timed out', 'TimeoutError')),
+      this.options.timeoutMs,
+    );
+    try {
+      return await this.fetchImpl(url, {
+        method,
+        headers,
+        body: payload,
+        signal: controller.signal,
+        redirect: 'manual',
+      });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private explain(

@@ -9,6 +9,7 @@ const VERIFY = { '-bc': '--backup-code', '-id': '--method-id' };
 export const MULTI_LETTER_FLAGS: Record<string, Record<string, string>> = {
   'show invoices': CHARGES,
   'show invoices-v1': CHARGES,
+  'show statement': CHARGES,
   'tfa login': VERIFY,
   'tfa regen-codes': VERIFY,
   'tfa auth-new': VERIFY,

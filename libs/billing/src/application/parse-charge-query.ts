@@ -58,12 +58,18 @@ function parseCategories(type: unknown): ChargeCategory[] | null {
   return [...categories].sort();
 }
 
+/** The report's day range and type filter, shared by the report, the export and the statement. */
+export interface SelectFilters {
+  gte: number;
+  lte: number;
+  categories: ChargeCategory[] | null;
+}
+
 /**
- * Reads the query exactly as the public client encodes it (wire-contract §0, §2.6): the
- * parameters arrive form-decoded, `select_filters` is JSON, `latest_first` is `true` or
- * `false`, `limit` an integer string. Unknown select_filters keys are ignored.
+ * Reads `select_filters` exactly as the public client encodes it (wire-contract §0, §2.6):
+ * JSON with a required `day` range and an optional `type` filter. Unknown keys are ignored.
  */
-export function parseChargeQuery(query: Record<string, unknown>): ChargeQuery {
+export function parseSelectFilters(query: Record<string, unknown>): SelectFilters {
   const rawFilters = single(query, 'select_filters');
   let filters: unknown = {};
   if (rawFilters !== undefined) {
@@ -89,6 +95,36 @@ export function parseChargeQuery(query: Record<string, unknown>): ChargeQuery {
   if (gte > lte)
     throw invalid('select_filters.day.gte must not be greater than select_filters.day.lte');
   const categories = parseCategories((filters as Record<string, unknown>).type);
+  return { gte, lte, categories };
+}
+
+/** A parameter restricted to `choices`; absent or empty means `fallback`. */
+export function choice<T extends string>(
+  query: Record<string, unknown>,
+  name: string,
+  choices: readonly T[],
+  fallback: T,
+): T {
+  const raw = single(query, name);
+  const value = (raw === undefined || raw === '' ? fallback : raw) as T;
+  if (!choices.includes(value)) {
+    throw invalid(
+      `${name} must be ${choices
+        .map((c) => `'${c}'`)
+        .join(', ')
+        .replace(/, ([^,]*)$/, ' or $1')}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Reads the query exactly as the public client encodes it (wire-contract §0, §2.6): the
+ * parameters arrive form-decoded, `select_filters` is JSON, `latest_first` is `true` or
+ * `false`, `limit` an integer string. Unknown select_filters keys are ignored.
+ */
+export function parseChargeQuery(query: Record<string, unknown>): ChargeQuery {
+  const { gte, lte, categories } = parseSelectFilters(query);
 
   const rawFormat = single(query, 'format');
   const format = (

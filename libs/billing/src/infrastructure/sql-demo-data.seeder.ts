@@ -6,6 +6,7 @@ import {
   DemoSeedSummary,
 } from '../application/ports/demo-data.seeder.port';
 import { bulkReportDaysSql } from './report-days.sql';
+import { bulkStatementDaysSql } from './statement-days.sql';
 
 /** Demo users are recognisable by this email domain; the seed replaces their contracts. */
 export const DEMO_EMAIL_DOMAIN = 'demo.gpumarket.test';
@@ -41,12 +42,14 @@ export class SqlDemoDataSeeder extends DemoDataSeeder {
       await this.step(runner, 'contracts', () => this.seedContracts(runner, options));
       await this.step(runner, 'charges', () => this.seedCharges(runner, options));
       await this.step(runner, 'report days', () => this.seedReportDays(runner));
+      await this.step(runner, 'statement days', () => this.seedStatementDays(runner));
       await runner.commitTransaction();
       // Statistics for the planner and an up-to-date visibility map for index-only scans.
       await this.step(runner, 'vacuum analyze', async () => {
         await runner.query(`VACUUM ANALYZE billing_contracts`);
         await runner.query(`VACUUM ANALYZE billing_charges`);
         await runner.query(`VACUUM ANALYZE billing_report_days`);
+        await runner.query(`VACUUM ANALYZE billing_statement_days`);
         await runner.query(`ANALYZE users`);
       });
       const [counts] = (await runner.query(
@@ -107,6 +110,9 @@ export class SqlDemoDataSeeder extends DemoDataSeeder {
   private async clearContracts(runner: QueryRunner): Promise<void> {
     await runner.query(
       `DELETE FROM billing_report_days WHERE user_id IN (SELECT id FROM demo_users)`,
+    );
+    await runner.query(
+      `DELETE FROM billing_statement_days WHERE user_id IN (SELECT id FROM demo_users)`,
     );
     await runner.query(
       `DELETE FROM billing_charges WHERE contract_id IN
@@ -210,6 +216,10 @@ export class SqlDemoDataSeeder extends DemoDataSeeder {
 
   private async seedReportDays(runner: QueryRunner): Promise<void> {
     await runner.query(bulkReportDaysSql('JOIN demo_users u ON u.id = c.user_id'));
+  }
+
+  private async seedStatementDays(runner: QueryRunner): Promise<void> {
+    await runner.query(bulkStatementDaysSql('JOIN demo_users u ON u.id = c.user_id'));
   }
 }
 

@@ -3,6 +3,7 @@ import { TransactionalEntityManager } from '@app/platform';
 import { ContractRepository } from '../application/ports/contract.repository.port';
 import { Contract, DailyCharge } from '../domain/contract';
 import { contractReportDaysSql } from './report-days.sql';
+import { contractStatementDaysSql } from './statement-days.sql';
 
 @Injectable()
 export class TypeormContractRepository extends ContractRepository {
@@ -18,6 +19,7 @@ export class TypeormContractRepository extends ContractRepository {
         contract.id,
       ]);
       await manager.query(contractReportDaysSql('-'), [contract.id]);
+      await manager.query(contractStatementDaysSql('-'), [contract.id]);
       await manager.query(`DELETE FROM billing_charges WHERE contract_id = $1`, [contract.id]);
       await manager.query(
         `INSERT INTO billing_contracts
@@ -64,6 +66,7 @@ export class TypeormContractRepository extends ContractRepository {
         [contract.id],
       );
       await manager.query(contractReportDaysSql('+'), [contract.id]);
+      await manager.query(contractStatementDaysSql('+'), [contract.id]);
     });
   }
 }

@@ -21,7 +21,13 @@ describe('loadPlatformConfig', () => {
     expect(config.migrationsRun).toBe(true);
     expect(config.rateLimits).toEqual({
       enabled: true,
-      thresholds: { charges: 1.0, volumes_unlist: 5.0, endpoint_groups_create: 4.0 },
+      thresholds: {
+        charges: 1.0,
+        charges_export: 10.0,
+        charges_summary: 1.0,
+        volumes_unlist: 5.0,
+        endpoint_groups_create: 4.0,
+      },
     });
     expect(config.usingDevelopmentSecrets).toBe(true);
     expect(config.shutdownGraceMs).toBe(1_000);

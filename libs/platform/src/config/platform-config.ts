@@ -47,6 +47,9 @@ const DEVELOPMENT_ENCRYPTION_KEYS = `1:${Buffer.alloc(32, 7).toString('base64')}
 
 export const DEFAULT_RATE_LIMIT_THRESHOLDS: Record<string, number> = {
   charges: 1.0,
+  // A whole range in one file is a heavy read: one export start per user every 10 s.
+  charges_export: 10.0,
+  charges_summary: 1.0,
   volumes_unlist: 5.0,
   endpoint_groups_create: 4.0,
 };

@@ -1,0 +1,85 @@
+import {
+  buildStatement,
+  periodCountBound,
+  periodStart,
+  rangeDays,
+  statementWindows,
+} from './charge-statement';
+
+const utc = (y: number, m: number, d: number) => Date.UTC(y, m - 1, d) / 1000;
+
+describe('charge statement periods', () => {
+  it('covers the UTC midnights inside [gte, lte]', () => {
+    expect(rangeDays(utc(2026, 1, 1), utc(2026, 1, 3))).toEqual({
+      first: utc(2026, 1, 1),
+      last: utc(2026, 1, 3),
+    });
+    expect(rangeDays(utc(2026, 1, 1) + 1, utc(2026, 1, 3) - 1)).toEqual({
+      first: utc(2026, 1, 2),
+      last: utc(2026, 1, 2),
+    });
+    expect(rangeDays(utc(2026, 1, 1) + 1, utc(2026, 1, 1) + 5)).toBeNull();
+  });
+
+  it('starts weeks on Monday and months on the 1st, in UTC', () => {
+    // 2026-01-01 is a Thursday; the Monday before is 2025-12-29.
+    expect(periodStart(utc(2026, 1, 1), 'week')).toBe(utc(2025, 12, 29));
+    expect(periodStart(utc(2026, 1, 5), 'week')).toBe(utc(2026, 1, 5));
+    expect(periodStart(utc(2026, 1, 4), 'week')).toBe(utc(2025, 12, 29));
+    expect(periodStart(utc(2024, 2, 29), 'month')).toBe(utc(2024, 2, 1));
+    expect(periodStart(utc(2024, 2, 29), 'day')).toBe(utc(2024, 2, 29));
+  });
+
+  it('lists every period meeting the range, the first and last clipped to it', () => {
+    expect(statementWindows(utc(2025, 12, 15), utc(2026, 2, 10), 'month')).toEqual([
+      { bucket: utc(2025, 12, 1), start: utc(2025, 12, 15), end: utc(2026, 1, 1) },
+      { bucket: utc(2026, 1, 1), start: utc(2026, 1, 1), end: utc(2026, 2, 1) },
+      { bucket: utc(2026, 2, 1), start: utc(2026, 2, 1), end: utc(2026, 2, 11) },
+    ]);
+    expect(statementWindows(utc(2026, 1, 1), utc(2026, 1, 12), 'week')).toEqual([
+      { bucket: utc(2025, 12, 29), start: utc(2026, 1, 1), end: utc(2026, 1, 5) },
+      { bucket: utc(2026, 1, 5), start: utc(2026, 1, 5), end: utc(2026, 1, 12) },
+      { bucket: utc(2026, 1, 12), start: utc(2026, 1, 12), end: utc(2026, 1, 13) },
+    ]);
+    expect(statementWindows(utc(2026, 1, 1), utc(2026, 1, 1), 'day')).toHaveLength(1);
+  });
+
+  it('bounds the period count from above', () => {
+    for (const days of [1, 6, 7, 8, 27, 28, 29, 31, 59, 365, 3000]) {
+      const first = utc(2026, 1, 1);
+      const last = first + (days - 1) * 86_400;
+      for (const period of ['day', 'week', 'month'] as const) {
+        expect(periodCountBound(days, period)).toBeGreaterThanOrEqual(
+          statementWindows(first, last, period).length,
+        );
+      }
+    }
+  });
+
+  it('lays sums out on every window, groups by key, totals as given', () => {
+    const windows = statementWindows(utc(2026, 1, 30), utc(2026, 2, 2), 'month');
+    expect(
+      buildStatement(windows, [
+        { bucket: utc(2026, 2, 1), key: 'volume', amount: '0.200' },
+        { bucket: utc(2026, 2, 1), key: 'instance', amount: '1.000' },
+        { bucket: utc(2026, 2, 1), key: null, amount: '1.200' },
+        { bucket: null, key: null, amount: '1.200' },
+      ]),
+    ).toEqual({
+      success: true,
+      periods: [
+        { start: utc(2026, 1, 30), end: utc(2026, 2, 1), groups: [], amount: 0 },
+        {
+          start: utc(2026, 2, 1),
+          end: utc(2026, 2, 3),
+          groups: [
+            { key: 'instance', amount: 1 },
+            { key: 'volume', amount: 0.2 },
+          ],
+          amount: 1.2,
+        },
+      ],
+      amount: 1.2,
+    });
+  });
+});

@@ -1,0 +1,149 @@
+import { ChargeCategory, DAY_SECONDS } from './charge-report';
+
+/** Statement periods, in UTC; weeks start on Monday (ISO 8601). */
+export const STATEMENT_PERIODS = ['day', 'week', 'month'] as const;
+export type StatementPeriod = (typeof STATEMENT_PERIODS)[number];
+
+/** What a statement's groups are keyed by (docs/billing.md "Statement"). */
+export const STATEMENT_GROUPINGS = ['type', 'endpoint', 'workergroup', 'label'] as const;
+export type StatementGrouping = (typeof STATEMENT_GROUPINGS)[number];
+
+/** The key of charges whose contract has no endpoint, workergroup or label. */
+export const NO_KEY = '(none)';
+
+/** A statement answers at most this many periods (ten years of days). */
+export const MAX_STATEMENT_PERIODS = 3660;
+
+export interface StatementQuery {
+  gte: number;
+  lte: number;
+  categories: ChargeCategory[] | null;
+  period: StatementPeriod;
+  groupBy: StatementGrouping;
+}
+
+/** One period of the range: `start`/`end` clipped to the range's days, `bucket` unclipped. */
+export interface StatementWindow {
+  /** Start of the calendar period (unix s): what the SQL's date_trunc returns. */
+  bucket: number;
+  /** Midnight of the period's first day inside the range. */
+  start: number;
+  /** End (exclusive) of the period's last day inside the range. */
+  end: number;
+}
+
+/** The charged days the range covers: UTC midnights d with gte <= d <= lte. */
+export function rangeDays(gte: number, lte: number): { first: number; last: number } | null {
+  const first = Math.ceil(gte / DAY_SECONDS) * DAY_SECONDS;
+  const last = Math.floor(lte / DAY_SECONDS) * DAY_SECONDS;
+  return first <= last ? { first, last } : null;
+}
+
+/** Start of the UTC calendar period holding midnight `day` (unix s). */
+export function periodStart(day: number, period: StatementPeriod): number {
+  if (period === 'day') return day;
+  const date = new Date(day * 1000);
+  if (period === 'week') {
+    const sinceMonday = (date.getUTCDay() + 6) % 7;
+    return day - sinceMonday * DAY_SECONDS;
+  }
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) / 1000;
+}
+
+/** Start of the period after the one starting at `start`. */
+function nextPeriod(start: number, period: StatementPeriod): number {
+  if (period === 'day') return start + DAY_SECONDS;
+  if (period === 'week') return start + 7 * DAY_SECONDS;
+  const date = new Date(start * 1000);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) / 1000;
+}
+
+/** An upper bound of the number of periods, cheap enough for any range. */
+export function periodCountBound(days: number, period: StatementPeriod): number {
+  if (period === 'day') return days;
+  if (period === 'week') return Math.floor(days / 7) + 2;
+  return Math.floor(days / 28) + 2;
+}
+
+/**
+ * Every period that meets the range's days, in order, including those without charges
+ * (an accountant's statement lists each month). The first and last are clipped to the
+ * range. The caller bounds the count first (periodCountBound).
+ */
+export function statementWindows(
+  first: number,
+  last: number,
+  period: StatementPeriod,
+): StatementWindow[] {
+  const windows: StatementWindow[] = [];
+  for (let bucket = periodStart(first, period); bucket <= last;) {
+    const next = nextPeriod(bucket, period);
+    windows.push({
+      bucket,
+      start: Math.max(bucket, first),
+      end: Math.min(next, last + DAY_SECONDS),
+    });
+    bucket = next;
+  }
+  return windows;
+}
+
+export interface StatementGroup {
+  key: string;
+  amount: number;
+}
+
+export interface StatementPeriodTotals {
+  start: number;
+  end: number;
+  groups: StatementGroup[];
+  amount: number;
+}
+
+export interface ChargeStatement {
+  success: true;
+  periods: StatementPeriodTotals[];
+  amount: number;
+}
+
+/**
+ * One row of the statement's sums, each an exact decimal sum rounded once to 3 places:
+ * a (period, key) cell, a period's total (key null), or the range's total (both null).
+ */
+export interface StatementSum {
+  bucket: number | null;
+  key: string | null;
+  amount: string;
+}
+
+/** Lays the sums out on the range's periods; groups in key byte order. */
+export function buildStatement(
+  windows: StatementWindow[],
+  sums: readonly StatementSum[],
+): ChargeStatement {
+  const groups = new Map<number, StatementGroup[]>();
+  const periodAmounts = new Map<number, number>();
+  let total = 0;
+  for (const sum of sums) {
+    const amount = Number(sum.amount);
+    if (sum.bucket === null) total = amount;
+    else if (sum.key === null) periodAmounts.set(sum.bucket, amount);
+    else {
+      const list = groups.get(sum.bucket) ?? [];
+      list.push({ key: sum.key, amount });
+      groups.set(sum.bucket, list);
+    }
+  }
+  return {
+    success: true,
+    periods: windows.map((window) => ({
+      start: window.start,
+      end: window.end,
+      groups: (groups.get(window.bucket) ?? []).sort((a, b) =>
+        a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
+      ),
+      amount: periodAmounts.get(window.bucket) ?? 0,
+    })),
+    amount: total,
+  };
+}

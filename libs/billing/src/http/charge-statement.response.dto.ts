@@ -1,0 +1,35 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class StatementGroupDto {
+  @ApiProperty({
+    example: 'instance',
+    description:
+      'type: instance, volume, serverless; endpoint: endpoint-<id>; workergroup: workergroup-<id>; ' +
+      'label: the label. Charges without one are under "(none)".',
+  })
+  key: string;
+  @ApiProperty({ example: 412.5, description: 'Exact sum, rounded once to 3 decimals' })
+  amount: number;
+}
+
+export class StatementPeriodDto {
+  @ApiProperty({ description: "Midnight UTC of the period's first day in range, unix seconds" })
+  start: number;
+  @ApiProperty({ description: "End (exclusive) of the period's last day in range, unix seconds" })
+  end: number;
+  @ApiProperty({ type: [StatementGroupDto], description: 'Groups with charges, by key' })
+  groups: StatementGroupDto[];
+  @ApiProperty({ example: 1024.75, description: 'Exact sum of the period, rounded once' })
+  amount: number;
+}
+
+export class ChargeStatementDto {
+  @ApiProperty() success: boolean;
+  @ApiProperty({
+    type: [StatementPeriodDto],
+    description: 'Every calendar period meeting the range, in order, also those without charges',
+  })
+  periods: StatementPeriodDto[];
+  @ApiProperty({ example: 3021.4, description: 'Exact sum of the range, rounded once' })
+  amount: number;
+}
