@@ -9,9 +9,12 @@ import {
   DomainError,
   Environment,
   FixtureRegistry,
+  loadPlatformConfig,
   OperatorCommandRegistry,
+  checkDatabase,
   resolveRuntime,
   runMigrations,
+  StartupError,
 } from '@app/platform';
 import { ManageModule } from './manage.module';
 
@@ -28,12 +31,17 @@ const stderrLogger: LoggerService = {
 async function main(argv: string[]): Promise<void> {
   const command = argv[2];
   // migration:run applies migrations itself, so it can report what it applied.
+  // In the embedded mode this connects to the running api's database, or opens the data
+  // directory itself when no api runs (see resolveRuntime).
   const runtime = await resolveRuntime(
     new Environment(
       command === 'migration:run' ? { ...process.env, MIGRATIONS_RUN: 'false' } : process.env,
     ),
+    { role: 'manage', command: `manage ${command ?? ''}`.trim() },
   );
+  stopRuntime = runtime.stop;
   const env = runtime.env;
+  if (!runtime.embedded) await checkDatabase(loadPlatformConfig(env).databaseUrl);
   // stdout carries only the command's JSON; framework messages go to stderr.
   const app = await NestFactory.createApplicationContext(ManageModule.register(env), {
     logger: stderrLogger,
@@ -89,14 +97,23 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-main(process.argv).catch((error: unknown) => {
+/** Stops the embedded database (and releases its directory) when the command fails. */
+let stopRuntime: (() => Promise<void>) | undefined;
+
+main(process.argv).catch(async (error: unknown) => {
+  await stopRuntime?.().catch(() => undefined);
   if (error instanceof CommanderError) process.exit(error.exitCode);
   const body =
     error instanceof DomainError
       ? { error: error.code, msg: error.message }
       : error instanceof ConfigError
         ? { error: 'config_error', msg: error.message }
-        : { error: 'internal_error', msg: error instanceof Error ? error.message : String(error) };
+        : error instanceof StartupError
+          ? { error: 'startup_error', msg: error.message }
+          : {
+              error: 'internal_error',
+              msg: error instanceof Error ? error.message : String(error),
+            };
   process.stderr.write(`${JSON.stringify(body)}\n`);
   process.exit(1);
 });

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { closeOnSignals, ConfigError } from '@app/platform';
+import { closeOnSignals, startupFailureMessage } from '@app/platform';
 import { WorkerModule } from './worker.module';
 
 async function main(): Promise<void> {
@@ -16,6 +16,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  process.stderr.write(`${startupFailureMessage(error)}\n`);
   process.exit(1);
 });
