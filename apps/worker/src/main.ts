@@ -1,14 +1,14 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { closeOnSignals, startupFailureMessage } from '@app/platform';
+import { closeOnSignals, FrameworkChatterAtDebug, startupFailureMessage } from '@app/platform';
 import { WorkerModule } from './worker.module';
 
 async function main(): Promise<void> {
   const app = await NestFactory.createApplicationContext(WorkerModule.register(), {
     bufferLogs: true,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new FrameworkChatterAtDebug(app.get(Logger)));
   // SIGTERM: stop taking jobs, let the running ones finish, then exit.
   closeOnSignals(app);
   await app.init();

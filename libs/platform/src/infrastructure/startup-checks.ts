@@ -98,13 +98,15 @@ export async function probeRedis(redisUrl: string, timeoutMs = 2_000): Promise<s
     retryStrategy: () => null,
     enableOfflineQueue: false,
   });
-  client.on('error', () => undefined);
+  // connect() rejects with "Connection is closed."; the cause comes as an 'error' event.
+  let cause: NodeError | undefined;
+  client.on('error', (error: NodeError) => (cause ??= error));
   try {
     await client.connect();
     await client.ping();
     return null;
   } catch (error) {
-    const { code, message } = error as NodeError;
+    const { code, message } = cause ?? (error as NodeError);
     return (
       `Redis at ${describeUrl(redisUrl)} is unreachable (${code ?? oneLine(message)}): 2FA ` +
       'codes and logins, rate-limited routes and code delivery answer 503 until it is ' +
