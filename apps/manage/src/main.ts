@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { DataSource } from 'typeorm';
 import {
@@ -17,6 +17,7 @@ import {
   StartupError,
 } from '@app/platform';
 import { ManageModule } from './manage.module';
+import { stderrProgress } from './progress';
 
 const stderrLogger: LoggerService = {
   log: () => undefined,
@@ -77,15 +78,18 @@ async function main(argv: string[]): Promise<void> {
   for (const operatorCommand of app.get(OperatorCommandRegistry).all()) {
     const sub = program.command(operatorCommand.name).description(operatorCommand.description);
     for (const argument of operatorCommand.arguments ?? []) sub.argument(argument);
-    for (const [flags, description, defaultValue] of operatorCommand.options ?? [])
-      sub.option(flags, description, defaultValue);
+    for (const [flags, description, defaultValue] of operatorCommand.options ?? []) {
+      const option = new Option(flags, description);
+      // A number default shows in the help as a number: (default: 10000).
+      sub.addOption(defaultValue === undefined ? option : option.default(defaultValue));
+    }
     sub.action(async (...received: unknown[]) => {
       const args = received.slice(0, operatorCommand.arguments?.length ?? 0) as string[];
       const options = (received[operatorCommand.arguments?.length ?? 0] ?? {}) as Record<
         string,
         unknown
       >;
-      print(await operatorCommand.run(args, options));
+      print(await operatorCommand.run(args, options, { progress: stderrProgress() }));
     });
   }
 
