@@ -64,7 +64,7 @@ export const ENDPOINT_OPTIONS: readonly EndpointOptionSpec[] = [
   {
     name: 'endpoint_name',
     placeholder: 'name',
-    help: 'deployment endpoint name; several groups may share one (letters, digits, _ and -)',
+    help: 'deployment endpoint name; several groups may share one (1-255 letters, digits, ., _, -, / and :)',
     createDefault: null,
     nullDefaultText: 'none',
   },
