@@ -59,6 +59,18 @@ describe('api start-up failures and logs', () => {
     );
   });
 
+  it('names DATABASE_URL when PostgreSQL refuses the connection, without its password', async () => {
+    const line = theOneLine(
+      await runApiUntilExit({
+        DATABASE_URL: `postgres://nobody:hunter2@${new URL(process.env.DATABASE_URL!).host}/app`,
+      }),
+    );
+    expect(line).toMatch(
+      /^PostgreSQL at [\w.]+:\d+\/app refused the connection: .*"nobody".*; check DATABASE_URL$/,
+    );
+    expect(line).not.toContain('hunter2');
+  });
+
   it('names PORT when the port is already in use', async () => {
     const taken: Server = createServer();
     const port = await new Promise<number>((resolve) =>
