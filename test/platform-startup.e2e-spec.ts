@@ -145,4 +145,35 @@ describe('api start-up failures and logs', () => {
       await verbose.stop();
     }
   });
+
+  it('logs readable lines, not JSON, when stdout is a terminal', async () => {
+    // util-linux `script` gives the api a pseudo-terminal; killing it ends the api too.
+    const child = spawn(
+      'script',
+      ['-qec', `exec ${process.execPath} ${DIST}/apps/api/src/main.js`, '/dev/null'],
+      {
+        env: {
+          ...process.env,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'info',
+          RUN_WORKER: 'false',
+        },
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    let screen = '';
+    child.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    try {
+      while (!screen.includes('Nest application successfully started')) await sleep(20);
+      const line = screen.split('\n').find((text) => text.includes('successfully started'))!;
+      // e.g. "[12:00:00.123] INFO: [NestApplication] Nest application successfully started"
+      expect(line).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] .*INFO.*\[NestApplication\] Nest/);
+      expect(line.trim().startsWith('{')).toBe(false);
+    } finally {
+      child.kill('SIGTERM');
+      await closed;
+    }
+  });
 });
