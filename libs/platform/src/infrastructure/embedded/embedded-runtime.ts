@@ -119,6 +119,8 @@ export async function resolveRuntime(env: Environment, who: RuntimeRole): Promis
   const claim = tryLockDataDir(dataDir, who);
   if ('holder' in claim) {
     const socketDir = who.role === 'manage' ? await apiSocket(dataDir, claim.holder) : undefined;
+    // An api that died while starting left its lock behind: take the directory after all.
+    if (!socketDir && !isAlive(claim.holder.pid)) return resolveRuntime(env, who);
     if (!socketDir) throw busy(dataDir, claim.holder, who);
     return {
       env: embeddedEnv(socketUrl(socketDir)),
@@ -172,7 +174,12 @@ export async function resolveRuntime(env: Environment, who: RuntimeRole): Promis
 async function apiSocket(dataDir: string, holder: DataDirHolder): Promise<string | undefined> {
   const deadline = Date.now() + API_SOCKET_WAIT_MS;
   let current: DataDirHolder | null = holder;
-  while (current?.role === 'api' && !current.socketDir && Date.now() < deadline) {
+  while (
+    current?.role === 'api' &&
+    !current.socketDir &&
+    isAlive(current.pid) &&
+    Date.now() < deadline
+  ) {
     await sleep(100);
     current = readHolder(lockFileOf(dataDir));
   }
