@@ -161,6 +161,21 @@ describe('autoscaling: endpoint groups over HTTP', () => {
       expect(rows.map((row) => row.api_key)).not.toContain(alice.apiKey);
     });
 
+    it('accepts model names with dots, slashes and colons as endpoint_name', async () => {
+      for (const name of ['llama-3.1-8b', 'meta/llama:3.1', 'Qwen2.5_72B-instruct']) {
+        const created = await create(alice, { endpoint_name: name });
+        expect(created.status).toBe(200);
+        expect(await rowOf(alice, created.body.result)).toMatchObject({ endpoint_name: name });
+      }
+      const refused = await create(alice, { endpoint_name: 'llama 3.1?' });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({
+        success: false,
+        error: 'invalid_args',
+        msg: 'Invalid request: endpoint_name: must be 1-255 characters of letters, digits, ., _, -, / or :',
+      });
+    });
+
     it('turns the nulls the client sends into the spec defaults, whichever fields are set', async () => {
       // `vastai create endpoint --max_queue_time 60 --max_workers 8`: the rest null or CLI defaults.
       const response = await create(

@@ -71,6 +71,20 @@ describe('gpumkt: volumes and endpoint groups', () => {
     });
   });
 
+  it('accepts model names with dots, slashes and colons as --endpoint_name', async () => {
+    const created = ok(
+      await cli(host, ['create', 'endpoint', '--endpoint_name', 'meta/llama-3.1:8b', '--raw']),
+    );
+    const id = JSON.parse(created.stdout).result as number;
+    const listed = JSON.parse(ok(await cli(host, ['show', 'endpoints', '--raw'])).stdout);
+    expect(listed.results.find((group: { id: number }) => group.id === id)).toMatchObject({
+      endpoint_name: 'meta/llama-3.1:8b',
+    });
+    const refused = await cli(host, ['create', 'endpoint', '--endpoint_name', 'llama 3.1']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('Use 1 to 255 letters, digits, ., _, -, / or :.');
+  });
+
   it('creates, lists, updates and deletes an endpoint group', async () => {
     const created = ok(
       await cli(host, [

@@ -196,7 +196,7 @@ const API_COMMANDS: {
 
 /** A mistake for each command, refused before anything is sent. */
 const USAGE_MISTAKES: { args: string[]; says: string | RegExp }[] = [
-  { args: ['set', 'api-key'], says: "missing required argument 'key'" },
+  { args: ['set', 'api-key'], says: 'no API key on standard input' },
   { args: ['set', 'api-key', ' '], says: 'the API key must not be empty' },
   { args: ['show', 'user', '--verbose'], says: "unknown option '--verbose'" },
   { args: ['show', 'invoices'], says: 'add --charges (-c)' },

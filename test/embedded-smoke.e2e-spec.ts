@@ -68,10 +68,10 @@ describe('embedded mode: smoke over HTTP', () => {
         volume_listings: [{ id: 99101, owner_id: USER.id, machine_id: 99201, size_gb: 100 }],
       }),
     );
-    // The api must not hold the data directory yet: PGlite is one process's database.
+    // Before the api starts, manage opens the data directory itself (under its lock).
     const loaded = await runManage(['fixtures:load', fixtures], env);
     if (loaded.code !== 0) throw new Error(`fixtures:load failed: ${loaded.stderr}`);
-    api = await spawnApi(env);
+    api = await spawnApi(env, 100_000);
     client = await ConformingClient.connect(api.url);
   }, 120_000);
 

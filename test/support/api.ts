@@ -114,8 +114,15 @@ export interface SpawnedProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs the built api (`dist/`, made by `npm run build`) as a separate OS process. */
-export async function spawnApi(env: Record<string, string> = {}): Promise<SpawnedProcess> {
+/**
+ * Runs the built api (`dist/`, made by `npm run build`) as a separate OS process. The start
+ * timeout only bounds a process that hangs; an embedded start (PGlite's first initdb) on a
+ * busy machine needs a longer one.
+ */
+export async function spawnApi(
+  env: Record<string, string> = {},
+  startTimeoutMs = 30_000,
+): Promise<SpawnedProcess> {
   const child = spawn(process.execPath, [join(DIST, 'apps/api/src/main.js')], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -124,7 +131,7 @@ export async function spawnApi(env: Record<string, string> = {}): Promise<Spawne
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`api did not start:\n${output.join('\n')}`)),
-      30_000,
+      startTimeoutMs,
     );
     child.once('exit', (code) =>
       reject(new Error(`api exited with ${code}:\n${output.join('\n')}`)),

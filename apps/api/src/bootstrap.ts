@@ -8,6 +8,7 @@ import {
   documentErrorEnvelope,
   Environment,
   ErrorEnvelopeDto,
+  FrameworkChatterAtDebug,
   parseJsonBody,
   RateLimitedDto,
 } from '@app/platform';
@@ -50,7 +51,7 @@ export async function createApiApp(
       bufferLogs: true,
     },
   );
-  app.useLogger(app.get(Logger));
+  app.useLogger(new FrameworkChatterAtDebug(app.get(Logger)));
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: OPENAPI_JSON_PATH,
   });

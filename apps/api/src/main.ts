@@ -1,21 +1,39 @@
 import 'reflect-metadata';
 import {
+  assertCanListen,
+  checkDatabase,
   closeOnSignals,
-  ConfigError,
-  EMBEDDED_BANNER,
+  embeddedBanner,
   Environment,
   loadPlatformConfig,
+  probeRedis,
   resolveRuntime,
+  startupFailureMessage,
 } from '@app/platform';
+import { Logger } from 'nestjs-pino';
 import { createApiApp } from './bootstrap';
 
+/** Stops the embedded database (and releases its directory) when the start fails. */
+let stopRuntime: (() => Promise<void>) | undefined;
+
 async function main(): Promise<void> {
-  const runtime = await resolveRuntime(new Environment());
-  if (runtime.embedded) console.warn(EMBEDDED_BANNER);
+  const env = new Environment();
+  // Settings and the port are checked before anything is opened (see startup-checks.ts).
+  const requested = loadPlatformConfig(env);
+  await assertCanListen(requested.host, requested.port);
+  const runtime = await resolveRuntime(env, { role: 'api', command: 'api' });
+  stopRuntime = runtime.stop;
+  if (runtime.embedded) console.warn(embeddedBanner(runtime.dataDir!));
   const config = loadPlatformConfig(runtime.env);
+  if (!runtime.embedded) {
+    await checkDatabase(config.databaseUrl);
+    const redisProblem = await probeRedis(config.redisUrl);
+    if (redisProblem) process.stderr.write(`Warning: ${redisProblem}\n`);
+  }
   const app = await createApiApp(runtime.env);
   closeOnSignals({
     close: async (signal?: string) => {
+      app.get(Logger).log(`${signal ?? 'Stop'} received: shutting down`, 'Shutdown');
       await (app as { close(signal?: string): Promise<void> }).close(signal);
       await runtime.stop();
     },
@@ -29,7 +47,9 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+main().catch(async (error: unknown) => {
+  // One line naming the setting to fix (startup-checks.ts); a stack only for a bug.
+  process.stderr.write(`${startupFailureMessage(error)}\n`);
+  await stopRuntime?.().catch(() => undefined);
   process.exit(1);
 });

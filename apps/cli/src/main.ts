@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { run } from './cli';
-import { processIo } from './io';
+import { exitQuietlyOnClosedPipes, processIo } from './io';
+
+exitQuietlyOnClosedPipes();
 
 run(process.argv.slice(2), processIo()).then(
   (code) => {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { DataSource } from 'typeorm';
 import {
@@ -9,11 +9,15 @@ import {
   DomainError,
   Environment,
   FixtureRegistry,
+  loadPlatformConfig,
   OperatorCommandRegistry,
+  checkDatabase,
   resolveRuntime,
   runMigrations,
+  StartupError,
 } from '@app/platform';
 import { ManageModule } from './manage.module';
+import { stderrProgress } from './progress';
 
 const stderrLogger: LoggerService = {
   log: () => undefined,
@@ -28,12 +32,17 @@ const stderrLogger: LoggerService = {
 async function main(argv: string[]): Promise<void> {
   const command = argv[2];
   // migration:run applies migrations itself, so it can report what it applied.
+  // In the embedded mode this connects to the running api's database, or opens the data
+  // directory itself when no api runs (see resolveRuntime).
   const runtime = await resolveRuntime(
     new Environment(
       command === 'migration:run' ? { ...process.env, MIGRATIONS_RUN: 'false' } : process.env,
     ),
+    { role: 'manage', command: `manage ${command ?? ''}`.trim() },
   );
+  stopRuntime = runtime.stop;
   const env = runtime.env;
+  if (!runtime.embedded) await checkDatabase(loadPlatformConfig(env).databaseUrl);
   // stdout carries only the command's JSON; framework messages go to stderr.
   const app = await NestFactory.createApplicationContext(ManageModule.register(env), {
     logger: stderrLogger,
@@ -69,15 +78,18 @@ async function main(argv: string[]): Promise<void> {
   for (const operatorCommand of app.get(OperatorCommandRegistry).all()) {
     const sub = program.command(operatorCommand.name).description(operatorCommand.description);
     for (const argument of operatorCommand.arguments ?? []) sub.argument(argument);
-    for (const [flags, description, defaultValue] of operatorCommand.options ?? [])
-      sub.option(flags, description, defaultValue);
+    for (const [flags, description, defaultValue] of operatorCommand.options ?? []) {
+      const option = new Option(flags, description);
+      // A number default shows in the help as a number: (default: 10000).
+      sub.addOption(defaultValue === undefined ? option : option.default(defaultValue));
+    }
     sub.action(async (...received: unknown[]) => {
       const args = received.slice(0, operatorCommand.arguments?.length ?? 0) as string[];
       const options = (received[operatorCommand.arguments?.length ?? 0] ?? {}) as Record<
         string,
         unknown
       >;
-      print(await operatorCommand.run(args, options));
+      print(await operatorCommand.run(args, options, { progress: stderrProgress() }));
     });
   }
 
@@ -89,14 +101,23 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-main(process.argv).catch((error: unknown) => {
+/** Stops the embedded database (and releases its directory) when the command fails. */
+let stopRuntime: (() => Promise<void>) | undefined;
+
+main(process.argv).catch(async (error: unknown) => {
+  await stopRuntime?.().catch(() => undefined);
   if (error instanceof CommanderError) process.exit(error.exitCode);
   const body =
     error instanceof DomainError
       ? { error: error.code, msg: error.message }
       : error instanceof ConfigError
         ? { error: 'config_error', msg: error.message }
-        : { error: 'internal_error', msg: error instanceof Error ? error.message : String(error) };
+        : error instanceof StartupError
+          ? { error: 'startup_error', msg: error.message }
+          : {
+              error: 'internal_error',
+              msg: error instanceof Error ? error.message : String(error),
+            };
   process.stderr.write(`${JSON.stringify(body)}\n`);
   process.exit(1);
 });

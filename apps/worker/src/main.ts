@@ -1,14 +1,14 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { closeOnSignals, ConfigError } from '@app/platform';
+import { closeOnSignals, FrameworkChatterAtDebug, startupFailureMessage } from '@app/platform';
 import { WorkerModule } from './worker.module';
 
 async function main(): Promise<void> {
   const app = await NestFactory.createApplicationContext(WorkerModule.register(), {
     bufferLogs: true,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new FrameworkChatterAtDebug(app.get(Logger)));
   // SIGTERM: stop taking jobs, let the running ones finish, then exit.
   closeOnSignals(app);
   await app.init();
@@ -16,6 +16,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  process.stderr.write(`${startupFailureMessage(error)}\n`);
   process.exit(1);
 });

@@ -33,3 +33,6 @@ export * from './infrastructure/lifecycle';
 export * from './platform.module';
 export * from './infrastructure/close-on-signals';
 export * from './infrastructure/embedded/embedded-runtime';
+export * from './config/startup-error';
+export * from './infrastructure/startup-checks';
+export * from './infrastructure/framework-logger';

@@ -62,6 +62,17 @@ const REDACTED_PATHS = [
   'res.headers["x-session-key"]',
 ];
 
+/** One line an event on a terminal: time, level, [context] message, then the fields; colours when the terminal has them. */
+const PRETTY_TRANSPORT = {
+  target: 'pino-pretty',
+  options: {
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,context',
+    messageFormat: '{if context}[{context}] {end}{msg}',
+  },
+};
+
 export interface PlatformOptions {
   env?: Environment;
   /** Serve /health endpoints (the api); the worker and operator commands do not. */
@@ -95,6 +106,7 @@ export class PlatformModule implements NestModule, OnModuleInit, OnApplicationSh
         LoggerModule.forRoot({
           pinoHttp: {
             level: config.logLevel,
+            ...(config.logFormat === 'pretty' ? { transport: PRETTY_TRANSPORT } : {}),
             redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
             genReqId: (request, response) => {
               const given = request.headers['x-request-id'];

@@ -64,7 +64,7 @@ export const ENDPOINT_OPTIONS: readonly EndpointOptionSpec[] = [
   {
     name: 'endpoint_name',
     placeholder: 'name',
-    help: 'deployment endpoint name; several groups may share one (letters, digits, _ and -)',
+    help: 'deployment endpoint name; several groups may share one (1-255 letters, digits, ., _, -, / and :)',
     createDefault: null,
     nullDefaultText: 'none',
   },
@@ -93,11 +93,12 @@ export const ENDPOINT_OPTIONS: readonly EndpointOptionSpec[] = [
 ];
 
 export const ENDPOINT_STATES = ['active', 'suspended', 'stopped'] as const;
-const ENDPOINT_NAME = /^[A-Za-z0-9_-]{1,255}$/;
+/** The api's rule (docs/marketplace.md), checked here so a typo costs no request. */
+const ENDPOINT_NAME = /^[A-Za-z0-9._:/-]{1,255}$/;
 
 function endpointNameOption(value: string): string {
   if (!ENDPOINT_NAME.test(value)) {
-    throw new InvalidArgumentError('Use 1 to 255 letters, digits, _ or -.');
+    throw new InvalidArgumentError('Use 1 to 255 letters, digits, ., _, -, / or :.');
   }
   return value;
 }

@@ -16,8 +16,20 @@ export function registerUserCommands(kit: CommandKit): void {
       'Save your API key (mode 0600) for later commands. It replaces a stored 2FA session key, ' +
         'which belonged to the previous key.',
     )
-    .argument('<key>', 'the API key, e.g. from the web console')
-    .addHelpText('after', examples('gpumkt set api-key 3f9c...e1'))
+    .argument(
+      '[key]',
+      'the API key, e.g. from the web console; "-" or nothing reads it from standard input ' +
+        '(asked without echo on a terminal), which keeps it out of the shell history and ' +
+        "npm's command echo",
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'gpumkt set api-key                        # asks for it, input hidden',
+        'pass show gpumkt | gpumkt set api-key -',
+        'gpumkt set api-key 3f9c...e1',
+      ),
+    )
     .action(kit.action(setApiKey));
 
   kit
@@ -29,7 +41,25 @@ export function registerUserCommands(kit: CommandKit): void {
     .action(kit.action(showUser));
 }
 
-function setApiKey(context: CommandContext, key: string): void {
+/**
+ * The key from the argument, else from standard input: a hidden prompt on a terminal, the
+ * first line of a pipe or file otherwise.
+ */
+async function keyFrom(context: CommandContext, given: string | undefined): Promise<string> {
+  if (given !== undefined && given !== '-') return given;
+  const { io } = context;
+  if (io.stdinIsTTY) return (await io.readHidden('API key (input hidden): ')) ?? '';
+  const piped = (await io.readAll()).split(/\r?\n/).find((line) => line.trim() !== '');
+  if (piped === undefined) {
+    throw new UsageError(
+      'no API key on standard input: pass it as an argument, pipe it in, or run on a terminal to be asked',
+    );
+  }
+  return piped;
+}
+
+async function setApiKey(context: CommandContext, given: string | undefined): Promise<void> {
+  const key = await keyFrom(context, given);
   if (key.trim() === '') throw new UsageError('the API key must not be empty');
   const path = context.store.write(API_KEY_FILE, key.trim());
   const removedSession = context.store.remove(SESSION_KEY_FILE);

@@ -13,6 +13,8 @@ export function memoryIo(env: NodeJS.ProcessEnv = {}, now = new Date('2025-11-10
     now: () => now,
     sleep: async (ms) => void sleeps.push(ms),
     readLine: async () => null,
+    readHidden: async () => null,
+    readAll: async () => '',
   };
   return { io, stdout: () => out.join(''), stderr: () => err.join(''), sleeps };
 }

@@ -74,6 +74,9 @@ describe('endpoint group options', () => {
     [{ maxWorkers: 2 ** 31 }, 'max_workers'],
     [{ endpointName: '' }, 'endpoint_name'],
     [{ endpointName: 'has space' }, 'endpoint_name'],
+    [{ endpointName: 'llama?3' }, 'endpoint_name'],
+    [{ endpointName: 'café' }, 'endpoint_name'],
+    [{ endpointName: 'a\nb' }, 'endpoint_name'],
     [{ endpointName: 'a'.repeat(256) }, 'endpoint_name'],
     [{ maxQueueTime: 0 }, 'max_queue_time'],
     [{ targetQueueTime: 0 }, 'target_queue_time'],
@@ -87,6 +90,13 @@ describe('endpoint group options', () => {
     expect(error.code).toBe('invalid_args');
     expect(error.message).toContain(`${field}:`);
   });
+
+  it.each(['llama-3.1-8b', 'meta/llama:3.1', 'Qwen2.5_72B', 'a', 'x'.repeat(255)])(
+    'accepts the endpoint name %p',
+    (endpointName) => {
+      expect(newEndpointGroupOptions({ endpointName }).endpointName).toBe(endpointName);
+    },
+  );
 
   it('reads wire names, treating null as not given', () => {
     expect(

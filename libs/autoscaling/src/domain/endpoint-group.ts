@@ -78,7 +78,13 @@ export interface EndpointGroup {
 /** Integer options are stored in PostgreSQL integer columns. */
 export const MAX_INTEGER_OPTION = 2_147_483_647;
 export const MAX_GROUP_ID = 2_147_483_647;
-export const ENDPOINT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,255}$/;
+/**
+ * Endpoint names are model and deployment names as people write them (`llama-3.1-8b`,
+ * `meta/llama:3.1`): 1-255 characters, each an ASCII letter or digit or one of `. _ - / :`
+ * (docs/marketplace.md). The name is an opaque label: never a path, URL segment or key.
+ */
+export const ENDPOINT_NAME_PATTERN = /^[A-Za-z0-9._:/-]{1,255}$/;
+export const ENDPOINT_NAME_RULE = '1-255 characters of letters, digits, ., _, -, / or :';
 
 function invalid(message: string): DomainError {
   return new DomainError('invalid_args', `Invalid request: ${message}`);
@@ -124,7 +130,7 @@ export function validateEndpointGroupOptions(options: EndpointGroupOptions): End
     options.endpointName !== null &&
     (typeof options.endpointName !== 'string' || !ENDPOINT_NAME_PATTERN.test(options.endpointName))
   )
-    throw invalid('endpoint_name: must be 1-255 characters of letters, digits, _ or -');
+    throw invalid(`endpoint_name: must be ${ENDPOINT_NAME_RULE}`);
   if (!(options.maxQueueTime > 0)) throw invalid('max_queue_time: must be greater than 0');
   if (!(options.targetQueueTime > 0)) throw invalid('target_queue_time: must be greater than 0');
   if (options.targetQueueTime > options.maxQueueTime)

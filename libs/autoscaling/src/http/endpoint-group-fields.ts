@@ -1,7 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { ENDPOINT_NAME_PATTERN, ENDPOINT_STATES } from '../domain/endpoint-group';
+import {
+  ENDPOINT_NAME_PATTERN,
+  ENDPOINT_NAME_RULE,
+  ENDPOINT_STATES,
+} from '../domain/endpoint-group';
 
 /**
  * Type checks only: JSON numbers (never numeric strings, "NaN" or "Infinity"), integers
@@ -28,12 +32,15 @@ export const EndpointNameOption = () =>
       type: 'string',
       nullable: true,
       pattern: ENDPOINT_NAME_PATTERN.source,
-      description: 'deployment endpoint name; several groups may share one',
+      minLength: 1,
+      maxLength: 255,
+      example: 'meta/llama-3.1-8b:instruct',
+      description: `deployment endpoint name, ${ENDPOINT_NAME_RULE}; several groups may share one`,
     }),
     IsOptional(),
     IsString({ message: '$property must be a string' }),
     Matches(ENDPOINT_NAME_PATTERN, {
-      message: '$property must be 1-255 characters of letters, digits, _ or -',
+      message: `$property must be ${ENDPOINT_NAME_RULE}`,
     }),
   );
 

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource, QueryRunner } from 'typeorm';
 import {
   DemoDataSeeder,
@@ -22,8 +22,6 @@ const HEAVY_SHARE = 0.2;
  */
 @Injectable()
 export class SqlDemoDataSeeder extends DemoDataSeeder {
-  private readonly logger = new Logger('seed:demo');
-
   constructor(private readonly dataSource: DataSource) {
     super();
   }
@@ -37,21 +35,57 @@ export class SqlDemoDataSeeder extends DemoDataSeeder {
       await runner.query(`SET work_mem = '256MB'`);
       await runner.query(`SET maintenance_work_mem = '512MB'`);
       await runner.startTransaction();
-      await this.step(runner, 'users', () => this.seedUsers(runner, options));
-      await this.step(runner, 'clear previous demo contracts', () => this.clearContracts(runner));
-      await this.step(runner, 'contracts', () => this.seedContracts(runner, options));
-      await this.step(runner, 'charges', () => this.seedCharges(runner, options));
-      await this.step(runner, 'report days', () => this.seedReportDays(runner));
-      await this.step(runner, 'statement days', () => this.seedStatementDays(runner));
+      const report = options.onProgress ?? (() => undefined);
+      report('users', 0, options.users, 'users');
+      await this.seedUsers(runner, options);
+      report('users', options.users, options.users, 'users');
+      report('clear previous demo data', 0, 1, 'steps');
+      await this.clearContracts(runner);
+      report('clear previous demo data', 1, 1, 'steps');
+      // In slices, so a long load reports its progress (and the same options still give
+      // the same dataset: one random sequence, consumed in the same order).
+      const batch = Math.max(10_000, Math.ceil(options.contracts / 50));
+      await runner.query(`SELECT setseed(0.4242)`);
+      for (let first = 1; first <= options.contracts; first += batch) {
+        report('contracts', first - 1, options.contracts, 'contracts');
+        const last = Math.min(options.contracts, first + batch - 1);
+        await this.seedContracts(runner, options, first, last);
+      }
+      report('contracts', options.contracts, options.contracts, 'contracts');
+      const [ids] = (await runner.query(
+        `SELECT coalesce(min(c.id), 0)::bigint AS first, coalesce(max(c.id), -1)::bigint AS last
+           FROM billing_contracts c JOIN demo_users u ON u.id = c.user_id`,
+      )) as Array<{ first: string; last: string }>;
+      const [firstId, lastId] = [Number(ids.first), Number(ids.last)];
+      const contractIds = lastId - firstId + 1;
+      for (let from = firstId; from <= lastId; from += batch) {
+        report('charges', from - firstId, contractIds, 'contracts');
+        await this.seedCharges(runner, from, Math.min(lastId, from + batch - 1));
+      }
+      report('charges', contractIds, contractIds, 'contracts');
+      const userBatch = Math.max(100, Math.ceil(options.users / 50));
+      for (let from = 1; from <= options.users; from += userBatch) {
+        report('report days', from - 1, options.users, 'users');
+        await this.seedReportDays(runner, from, Math.min(options.users, from + userBatch - 1));
+      }
+      report('report days', options.users, options.users, 'users');
+      report('statement days', 0, 1, 'steps');
+      await this.seedStatementDays(runner);
+      report('statement days', 1, 1, 'steps');
       await runner.commitTransaction();
       // Statistics for the planner and an up-to-date visibility map for index-only scans.
-      await this.step(runner, 'vacuum analyze', async () => {
-        await runner.query(`VACUUM ANALYZE billing_contracts`);
-        await runner.query(`VACUUM ANALYZE billing_charges`);
-        await runner.query(`VACUUM ANALYZE billing_report_days`);
-        await runner.query(`VACUUM ANALYZE billing_statement_days`);
-        await runner.query(`ANALYZE users`);
-      });
+      const maintained = [
+        'billing_contracts',
+        'billing_charges',
+        'billing_report_days',
+        'billing_statement_days',
+        'users',
+      ];
+      for (const [index, table] of maintained.entries()) {
+        report('vacuum analyze', index, maintained.length, 'tables');
+        await runner.query(table === 'users' ? `ANALYZE users` : `VACUUM ANALYZE ${table}`);
+      }
+      report('vacuum analyze', maintained.length, maintained.length, 'tables');
       const [counts] = (await runner.query(
         `SELECT (SELECT count(*) FROM demo_users)::int AS users,
                 (SELECT count(*) FROM billing_contracts c JOIN demo_users u ON u.id = c.user_id)::int AS contracts,
@@ -73,12 +107,6 @@ export class SqlDemoDataSeeder extends DemoDataSeeder {
     } finally {
       await runner.release();
     }
-  }
-
-  private async step(runner: QueryRunner, name: string, work: () => Promise<void>): Promise<void> {
-    const started = Date.now();
-    await work();
-    this.logger.warn(`${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
 
   /**
@@ -130,8 +158,12 @@ export class SqlDemoDataSeeder extends DemoDataSeeder {
    * the others', 80% under an endpoint (24 endpoints for the heavy user, 3 otherwise),
    * 20% under a bare workergroup.
    */
-  private async seedContracts(runner: QueryRunner, options: DemoSeedOptions): Promise<void> {
-    await runner.query(`SELECT setseed(0.4242)`);
+  private async seedContracts(
+    runner: QueryRunner,
+    options: DemoSeedOptions,
+    first: number,
+    last: number,
+  ): Promise<void> {
     await runner.query(
       `INSERT INTO billing_contracts
          (user_id, kind, start_ts, end_ts, label, template_id, endpoint_id, workergroup_id,
@@ -160,7 +192,7 @@ export class SqlDemoDataSeeder extends DemoDataSeeder {
                       floor(random() * 43200)::bigint AS trim_s,
                       random() AS r_dur, random() AS r_label, random() AS r_group,
                       random() AS r_endpoint, random() AS r_serverless
-                 FROM generate_series(1, $5::int) n
+                 FROM generate_series($5::int, $6::int) n
              ) s0
              CROSS JOIN LATERAL (
                SELECT s0.*,
@@ -171,7 +203,7 @@ export class SqlDemoDataSeeder extends DemoDataSeeder {
          ) g
          JOIN demo_users u ON u.n = least(g.user_n, $1::int)
         ORDER BY g.n`,
-      [options.users, firstDay(options), options.lastDay, options.days, options.contracts],
+      [options.users, firstDay(options), options.lastDay, options.days, first, last],
     );
   }
 
@@ -179,8 +211,7 @@ export class SqlDemoDataSeeder extends DemoDataSeeder {
    * Instances: gpu and disk every day, bwd on ~70% and bwu on ~45% of days; volumes: disk.
    * Quantities and rates derive from hashes of (contract, day), amounts are exact products.
    */
-  private async seedCharges(runner: QueryRunner, options: DemoSeedOptions): Promise<void> {
-    void options;
+  private async seedCharges(runner: QueryRunner, firstId: number, lastId: number): Promise<void> {
     await runner.query(
       `INSERT INTO billing_charges (contract_id, day, type, quantity, unit, rate, amount)
        SELECT x.id, x.day, x.type, x.quantity, x.unit, x.rate, x.quantity * x.rate
@@ -200,7 +231,7 @@ export class SqlDemoDataSeeder extends DemoDataSeeder {
                   END::numeric AS rate,
                   h.v
              FROM billing_contracts c
-             JOIN demo_users u ON u.id = c.user_id
+             JOIN demo_users u ON u.id = c.user_id AND c.id BETWEEN $1 AND $2
              CROSS JOIN LATERAL generate_series(c.first_charge_day, c.last_charge_day, 86400) d(day)
              CROSS JOIN LATERAL (VALUES ('gpu'), ('disk'), ('bwd'), ('bwu')) t(type)
              CROSS JOIN LATERAL (SELECT hashint8(c.id::bigint * 1000003 + d.day / 86400) AS v) h
@@ -211,11 +242,16 @@ export class SqlDemoDataSeeder extends DemoDataSeeder {
                     ELSE c.kind = 'instance' AND abs(h.v >> 8) % 100 < 45
                   END
          ) x`,
+      [firstId, lastId],
     );
   }
 
-  private async seedReportDays(runner: QueryRunner): Promise<void> {
-    await runner.query(bulkReportDaysSql('JOIN demo_users u ON u.id = c.user_id'));
+  /** Report days are per user: disjoint slices of demo users never meet in one group. */
+  private async seedReportDays(runner: QueryRunner, firstN: number, lastN: number): Promise<void> {
+    await runner.query(
+      bulkReportDaysSql('JOIN demo_users u ON u.id = c.user_id AND u.n BETWEEN $1 AND $2'),
+      [firstN, lastN],
+    );
   }
 
   private async seedStatementDays(runner: QueryRunner): Promise<void> {

@@ -25,17 +25,18 @@ export class BillingCommands {
         description:
           'Bulk-load a synthetic billing dataset (demo users, contracts, daily charges); replaces earlier demo data',
         options: [
-          ['--users <n>', 'demo users (user 1 is the heavy user)', '10000'],
-          ['--contracts <n>', 'contracts over all demo users', '1000000'],
-          ['--days <n>', 'days of history, ending today (UTC)', '120'],
+          ['--users <n>', 'demo users (user 1 is the heavy user)', 10_000],
+          ['--contracts <n>', 'contracts over all demo users', 1_000_000],
+          ['--days <n>', 'days of history, ending today (UTC)', 120],
         ],
-        run: async (_args, options) => {
+        run: async (_args, options, { progress }) => {
           const today = Math.floor(this.clock.nowMs() / 1000 / DAY_SECONDS) * DAY_SECONDS;
           return this.seeder.seed({
             users: positiveInt(options.users, '--users', 1_000_000),
             contracts: positiveInt(options.contracts, '--contracts', 50_000_000),
             days: positiveInt(options.days, '--days', 3650),
             lastDay: today,
+            onProgress: (phase, done, total, unit) => progress.report(phase, done, total, unit),
           });
         },
       },

@@ -24,6 +24,8 @@ export class PlatformConfig {
   migrationsRun: boolean;
   runWorker: boolean;
   logLevel: string;
+  /** `pretty` (pino-pretty, for a person at a terminal) or `json` (one object a line). */
+  logFormat: 'json' | 'pretty';
   rateLimits: RateLimitSettings;
   /** Master key for fingerprints (API keys, codes, backup codes) and signed cursors. */
   hmacKey: Buffer;
@@ -72,6 +74,14 @@ export function loadPlatformConfig(env: Environment): PlatformConfig {
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
     config.nodeEnv === 'test' ? 'silent' : 'info',
   );
+  // auto: readable on a terminal during development, JSON for files, pipes and collectors.
+  const logFormat = read.oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'], 'auto');
+  config.logFormat =
+    logFormat === 'auto'
+      ? process.stdout.isTTY && config.nodeEnv !== 'production'
+        ? 'pretty'
+        : 'json'
+      : logFormat;
   config.sessionTtlSeconds = read.integer('SESSION_TTL_SECONDS', 7 * 24 * 3600, 60);
   // Long enough for a load balancer to stop routing here before the listener closes.
   config.shutdownGraceMs = read.integer(

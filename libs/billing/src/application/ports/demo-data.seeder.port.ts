@@ -4,6 +4,8 @@ export interface DemoSeedOptions {
   days: number;
   /** UTC midnight of the last charged day (unix seconds). */
   lastDay: number;
+  /** Called as each phase advances: `done` of `total` `unit`. */
+  onProgress?: (phase: string, done: number, total: number, unit: string) => void;
 }
 
 export interface DemoSeedSummary {
