@@ -142,7 +142,7 @@ export class PlatformModule implements NestModule, OnModuleInit, OnApplicationSh
           provide: SecretKeeper,
           useValue: new NodeSecretKeeper(config.hmacKey, config.encryptionKeys),
         },
-        { provide: RedisConnectionFactory, useValue: new RedisConnectionFactory(config.redisUrl) },
+        { provide: RedisConnectionFactory, useValue: new RedisConnectionFactory(config.redis) },
         {
           provide: Redis,
           inject: [RedisConnectionFactory],

@@ -50,7 +50,7 @@ describe('loadPlatformConfig', () => {
         problems: [
           'EMBEDDED is for development only; production needs DATABASE_URL and REDIS_URL',
           'DATABASE_URL is required in production',
-          'REDIS_URL is required in production',
+          'REDIS_URL is required in production (or REDIS_CLUSTER_NODES, or REDIS_SENTINELS)',
         ],
       }),
     );

@@ -1,3 +1,4 @@
+import type { RedisNode, RedisTopology } from '../infrastructure/redis/redis-connection.factory';
 import { ConfigReader } from './config-reader';
 import { Environment } from './environment';
 
@@ -21,6 +22,11 @@ export class PlatformConfig {
   host: string;
   databaseUrl: string;
   redisUrl: string;
+  /** One server, a cluster or Sentinel; see README "Configuration". */
+  redis: RedisTopology;
+  /** Streaming replica for reads that tolerate lag (docs/operations.md), or null. */
+  databaseReplicaUrl: string | null;
+  databaseReplicaMaxLagSeconds: number;
   migrationsRun: boolean;
   runWorker: boolean;
   logLevel: string;
@@ -62,6 +68,13 @@ export function loadPlatformConfig(env: Environment): PlatformConfig {
     'postgresql:',
   ]);
   config.redisUrl = read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);
+  config.redis = readRedisTopology(read, config.redisUrl);
+  const replicaUrl = read.optionalString('DATABASE_REPLICA_URL');
+  config.databaseReplicaUrl =
+    replicaUrl === undefined || replicaUrl === ''
+      ? null
+      : read.url('DATABASE_REPLICA_URL', replicaUrl, ['postgres:', 'postgresql:']);
+  config.databaseReplicaMaxLagSeconds = read.number('DATABASE_REPLICA_MAX_LAG_SECONDS', 5, 0);
   config.migrationsRun = read.boolean('MIGRATIONS_RUN', true);
   config.runWorker = read.boolean('RUN_WORKER', true);
   config.logLevel = read.oneOf(
@@ -87,8 +100,12 @@ export function loadPlatformConfig(env: Environment): PlatformConfig {
     // Production never falls back: not to the embedded parts, not to services on localhost.
     if (config.embedded)
       read.problem('EMBEDDED is for development only; production needs DATABASE_URL and REDIS_URL');
-    for (const name of ['DATABASE_URL', 'REDIS_URL']) {
-      if (env.get(name) === undefined) read.problem(`${name} is required in production`);
+    if (env.get('DATABASE_URL') === undefined)
+      read.problem('DATABASE_URL is required in production');
+    if (config.redis.mode === 'single' && env.get('REDIS_URL') === undefined) {
+      read.problem(
+        'REDIS_URL is required in production (or REDIS_CLUSTER_NODES, or REDIS_SENTINELS)',
+      );
     }
   }
 
@@ -125,4 +142,50 @@ function parseEncryptionKeys(raw: string, read: ConfigReader): EncryptionKey[] {
     keys.push({ version: Number(match[1]), key });
   }
   return keys.sort((a, b) => a.version - b.version);
+}
+
+/**
+ * `REDIS_CLUSTER_NODES=host:port,...` selects cluster mode (REDIS_URL then only gives
+ * credentials and TLS); `REDIS_SENTINELS=host:port,...` with `REDIS_SENTINEL_NAME` selects
+ * Sentinel mode. Setting both is a mistake, not a preference.
+ */
+function readRedisTopology(read: ConfigReader, url: string): RedisTopology {
+  const clusterRaw = read.optionalString('REDIS_CLUSTER_NODES');
+  const sentinelsRaw = read.optionalString('REDIS_SENTINELS');
+  const sentinelName = read.optionalString('REDIS_SENTINEL_NAME');
+  if (clusterRaw && sentinelsRaw) {
+    read.problem('REDIS_CLUSTER_NODES and REDIS_SENTINELS exclude each other: set one');
+  }
+  if (clusterRaw) {
+    return { mode: 'cluster', url, nodes: parseNodes(read, 'REDIS_CLUSTER_NODES', clusterRaw) };
+  }
+  if (sentinelsRaw) {
+    if (!sentinelName) read.problem('REDIS_SENTINEL_NAME is required with REDIS_SENTINELS');
+    return {
+      mode: 'sentinel',
+      url,
+      sentinels: parseNodes(read, 'REDIS_SENTINELS', sentinelsRaw),
+      name: sentinelName ?? '',
+    };
+  }
+  if (sentinelName) read.problem('REDIS_SENTINEL_NAME needs REDIS_SENTINELS');
+  return { mode: 'single', url };
+}
+
+function parseNodes(read: ConfigReader, name: string, raw: string): RedisNode[] {
+  const nodes: RedisNode[] = [];
+  for (const entry of raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const match = /^(\[[0-9a-fA-F:]+\]|[^:\s]+):(\d{1,5})$/.exec(entry);
+    const port = match ? Number(match[2]) : 0;
+    if (!match || port < 1 || port > 65535) {
+      read.problem(`${name} must be a list of host:port (got '${entry}')`);
+      continue;
+    }
+    nodes.push({ host: match[1].replace(/^\[|\]$/g, ''), port });
+  }
+  if (nodes.length === 0) read.problem(`${name} must name at least one host:port`);
+  return nodes;
 }
