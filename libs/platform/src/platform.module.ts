@@ -143,7 +143,7 @@ export class PlatformModule implements NestModule, OnModuleInit, OnApplicationSh
           : { provide: RandomSource, useClass: CryptoRandomSource },
         {
           provide: SecretKeeper,
-          useValue: new NodeSecretKeeper(config.hmacKey, config.encryptionKeys),
+          useValue: new NodeSecretKeeper(config.hmacKeys, config.encryptionKeys),
         },
         { provide: RedisConnectionFactory, useValue: new RedisConnectionFactory(config.redis) },
         {

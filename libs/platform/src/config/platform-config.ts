@@ -15,6 +15,12 @@ export interface EncryptionKey {
   key: Buffer;
 }
 
+/** One version of SECRET_HMAC_KEY; the highest version makes new values. */
+export interface HmacKey {
+  version: number;
+  key: Buffer;
+}
+
 /** The platform's validated settings. Read once at boot; see README "Configuration". */
 export class PlatformConfig {
   nodeEnv: NodeEnv;
@@ -31,8 +37,11 @@ export class PlatformConfig {
   runWorker: boolean;
   logLevel: string;
   rateLimits: RateLimitSettings;
-  /** Master key for fingerprints (API keys, codes, backup codes) and signed cursors. */
-  hmacKey: Buffer;
+  /**
+   * Master keys for fingerprints (API keys, codes, backup codes) and signed cursors,
+   * oldest first: the last makes new values, every one still verifies.
+   */
+  hmacKeys: HmacKey[];
   /** Keys for encryption at rest; the highest version encrypts, all decrypt. */
   encryptionKeys: EncryptionKey[];
   sessionTtlSeconds: number;
@@ -120,10 +129,38 @@ export function loadPlatformConfig(env: Environment): PlatformConfig {
   const encryptionKeys = read.secret('ENCRYPTION_KEYS', DEVELOPMENT_ENCRYPTION_KEYS, 3);
   config.usingDevelopmentSecrets =
     hmacKey === DEVELOPMENT_HMAC_KEY || encryptionKeys === DEVELOPMENT_ENCRYPTION_KEYS;
-  config.hmacKey = Buffer.from(hmacKey, 'utf8');
+  config.hmacKeys = parseHmacKeys(hmacKey, read);
   config.encryptionKeys = parseEncryptionKeys(encryptionKeys, read);
   read.done();
   return config;
+}
+
+const HMAC_KEY_LIST = /^\s*\d+:[^,]+(,\s*\d+:[^,]+)*\s*$/;
+const HMAC_KEY_MIN_LENGTH = 32;
+
+/**
+ * `SECRET_HMAC_KEY` is one key (version 1) or a versioned list `1:<key>,2:<key>` of keys of
+ * at least 32 characters each. Versions only order the keys (no value records one), so a
+ * rotation may renumber them (docs/operations.md "Key rotation").
+ */
+function parseHmacKeys(raw: string, read: ConfigReader): HmacKey[] {
+  if (!HMAC_KEY_LIST.test(raw)) return [{ version: 1, key: Buffer.from(raw, 'utf8') }];
+  const keys: HmacKey[] = [];
+  for (const entry of raw.split(',').map((part) => part.trim())) {
+    const colon = entry.indexOf(':');
+    const version = Number(entry.slice(0, colon));
+    const key = entry.slice(colon + 1);
+    if (key.length < HMAC_KEY_MIN_LENGTH) {
+      read.problem(
+        `SECRET_HMAC_KEY version ${version} must be at least ${HMAC_KEY_MIN_LENGTH} characters long`,
+      );
+    }
+    if (keys.some((known) => known.version === version)) {
+      read.problem(`SECRET_HMAC_KEY lists version ${version} twice`);
+    }
+    keys.push({ version, key: Buffer.from(key, 'utf8') });
+  }
+  return keys.sort((a, b) => a.version - b.version);
 }
 
 /** `ENCRYPTION_KEYS=1:<base64 32 bytes>,2:<base64 32 bytes>`; the highest version encrypts. */
