@@ -139,7 +139,7 @@ const CONNECTION_LOSS_MESSAGES = new RegExp(
 const REDIS_UNAVAILABLE_REPLY =
   /(^|: )(READONLY|LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|MOVED|ASK|NOREPLICAS) /;
 
-function isConnectionLoss(exception: unknown): boolean {
+export function isConnectionLoss(exception: unknown): boolean {
   // Shape, not instanceof: driver errors may come from another realm (e.g. under jest).
   if (typeof exception !== 'object' || exception === null) return false;
   const error = exception as { message?: unknown; code?: string; driverError?: { code?: string } };
