@@ -56,10 +56,13 @@ describe('the charges report with DATABASE_REPLICA_URL (a streaming replica)', (
 
   beforeAll(async () => {
     pg = await PostgresWithReplica.start();
+    // No in-process worker: these apis share the test Redis (and so its delivery queue)
+    // with other test files but not their database, so they must not take their jobs.
     const primaryUrl = pg.url(DATABASE, 'primary');
-    primaryOnly = await startApi({ DATABASE_URL: primaryUrl });
+    primaryOnly = await startApi({ DATABASE_URL: primaryUrl, RUN_WORKER: 'false' });
     withReplica = await startApi({
       DATABASE_URL: primaryUrl,
+      RUN_WORKER: 'false',
       DATABASE_REPLICA_URL: pg.url(DATABASE, 'replica'),
       // Large, so that only the snapshot check (not the lag) can send a page to the primary.
       DATABASE_REPLICA_MAX_LAG_SECONDS: '3600',

@@ -134,8 +134,6 @@ export class RedisConnectionFactory {
         ...common,
         sentinels: this.topology.sentinels,
         name: this.topology.name,
-        // The same credentials for the sentinels as for the master, when any are set.
-        sentinelPassword: common.password,
         sentinelRetryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
         // After a failover the old master may still answer for a moment as a replica:
         // reconnect (to the new master) instead of failing every write with READONLY.
