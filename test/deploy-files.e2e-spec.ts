@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
+import { Environment, loadPlatformConfig } from '@app/platform';
 import { ROOT, runManage, spawnApi } from '@test/support/api';
 import { spawnWorker } from '@test/support/delivery';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '@test/support/test-env';
@@ -138,3 +139,95 @@ describe('deployment files', () => {
     expect(worker.child.exitCode).toBe(0);
   }, 120_000);
 });
+
+/**
+ * The scaled-out topology (docs/operations.md): docker/compose.scale.yml and the
+ * Kubernetes manifests, read as YAML (no Docker or cluster needed).
+ */
+describe('scaled-out deployment files', () => {
+  const scaleCompose = parseAllDocuments(
+    readFileSync(join(ROOT, 'docker/compose.scale.yml'), 'utf8'),
+    { merge: true },
+  )[0].toJS() as {
+    services: Record<string, ComposeService & { deploy?: { replicas?: number } }>;
+  };
+  /** ${NAME:?...} and ${NAME:-default} as compose fills them in from `env`. */
+  const interpolate = (value: string, env: Record<string, string>) =>
+    value.replace(/\$\{(\w+)(?::[?-]([^}]*))?\}/g, (_all, name: string, fallback?: string) =>
+      name in env ? env[name] : value.includes(`${name}:-`) ? (fallback ?? '') : '',
+    );
+  const appEnv = (service: string) =>
+    Object.fromEntries(
+      Object.entries(environmentOf(scaleCompose.services[service])).map(([name, value]) => [
+        name,
+        interpolate(value, { ...REQUIRED, ...OPTIONAL }),
+      ]),
+    );
+
+  it('runs several api replicas and workers on a Redis Cluster and a PostgreSQL replica', () => {
+    const { services } = scaleCompose;
+    expect(services.api.deploy?.replicas).toBeGreaterThanOrEqual(2);
+    expect(services.worker.deploy?.replicas).toBeGreaterThanOrEqual(2);
+    for (const service of ['api', 'worker']) {
+      const env = appEnv(service);
+      const nodes = env.REDIS_CLUSTER_NODES.split(',').map((node) => node.split(':')[0]);
+      expect(nodes).toHaveLength(3);
+      for (const node of nodes) expect(services[node]).toBeDefined();
+      expect(services[new URL(env.DATABASE_REPLICA_URL).hostname]).toBeDefined();
+      expect(services[new URL(env.DATABASE_URL).hostname]).toBeDefined();
+      // The same secrets everywhere: both come from the one shared block.
+      expect(env.SECRET_HMAC_KEY).toBe(REQUIRED.SECRET_HMAC_KEY);
+      expect(env.ENCRYPTION_KEYS).toBe(REQUIRED.ENCRYPTION_KEYS);
+    }
+    // Migrations hold a session-level advisory lock: never through the transaction pooler.
+    expect(new URL(appEnv('migrate').DATABASE_URL).hostname).toBe('postgres-primary');
+  });
+
+  it('gives settings the service accepts in production', () => {
+    for (const service of ['api', 'worker', 'migrate']) {
+      const config = loadPlatformConfig(new Environment(appEnv(service)));
+      expect(config.redis.mode).toBe('cluster');
+      expect(config.databaseReplicaUrl).toMatch(/^postgres:\/\//);
+    }
+  });
+
+  const manifests = ['api.yaml', 'worker.yaml', 'migrate-job.yaml', 'config.yaml'].flatMap((file) =>
+    parseAllDocuments(readFileSync(join(ROOT, 'docker/k8s', file), 'utf8')).map(
+      (document) => document.toJS() as K8sObject,
+    ),
+  );
+
+  it('has Kubernetes manifests whose api probes are wired to /health/*', () => {
+    const api = manifests.find(
+      (m) => m.kind === 'Deployment' && m.metadata.name === 'gpumarket-api',
+    );
+    const container = api!.spec.template.spec.containers[0];
+    expect(container.startupProbe.httpGet.path).toBe('/health/live');
+    expect(container.livenessProbe.httpGet.path).toBe('/health/live');
+    expect(container.readinessProbe.httpGet.path).toBe('/health/ready');
+    for (const probe of [container.startupProbe, container.livenessProbe, container.readinessProbe])
+      expect(container.ports.map((port: { name: string }) => port.name)).toContain(
+        probe.httpGet.port,
+      );
+    expect(api!.spec.replicas).toBeGreaterThanOrEqual(2);
+    const config = manifests.find((m) => m.kind === 'ConfigMap')!;
+    const secret = manifests.find((m) => m.kind === 'Secret')!;
+    const settings = loadPlatformConfig(
+      new Environment({
+        ...config.data,
+        ...secret.stringData,
+        ENCRYPTION_KEYS: REQUIRED.ENCRYPTION_KEYS,
+      }),
+    );
+    expect(settings.redis.mode).toBe('cluster');
+  });
+});
+
+interface K8sObject {
+  kind: string;
+  metadata: { name: string };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  spec: any;
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+}

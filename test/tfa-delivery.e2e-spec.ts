@@ -43,7 +43,7 @@ describe('2FA code delivery', () => {
       const fields = await store.hgetall(challengeKeys[0]);
       expect(JSON.stringify(fields)).not.toContain(code);
       expect(Number(await store.pttl(challengeKeys[0]))).toBeLessThanOrEqual(10 * 60 * 1000);
-      const challengeId = challengeKeys[0].slice('tfa:challenge:'.length);
+      const challengeId = challengeKeys[0].slice('tfa:challenge:{'.length, -1);
       const queue = api.app.get(QueueRegistry).get('code-delivery');
       let job = await queue.getJob(`${challengeId}-1`);
       for (let i = 0; job && i < 100; i += 1) {

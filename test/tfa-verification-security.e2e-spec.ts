@@ -1,4 +1,5 @@
 import { createTestUser, startApi, TestApi, TestUser } from '@test/support/api';
+import { userSmsKey } from '@app/identity-tfa/infrastructure/anti-fraud/redis-sms-send-counters';
 import {
   addSms,
   enableTotp,
@@ -371,7 +372,7 @@ describe('2FA verification: budgets, single use and replays', () => {
       statuses.push(response.status === 200 ? 'sent' : response.body.error);
     }
     expect(statuses).toEqual(['sent', ...Array(5).fill('tfa_challenge_exists')]);
-    expect(await redis(api).zcard(`tfa:sms:user:${user.id}`)).toBe(1);
+    expect(await redis(api).zcard(userSmsKey(user.id))).toBe(1);
   });
 });
 

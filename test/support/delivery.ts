@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Redis from 'ioredis';
+import { numberSmsKeys } from '@app/identity-tfa/infrastructure/anti-fraud/redis-sms-send-counters';
 import { QueueRegistry, SecretKeeper } from '@app/platform';
 import { DIST, TestApi } from './api';
 import { FakeTwilio } from './fake-twilio';
@@ -82,7 +83,7 @@ export async function spawnWorker(env: Record<string, string>): Promise<WorkerPr
  */
 export async function forgetRecentSend(api: TestApi, number: string): Promise<void> {
   const fingerprint = api.app.get(SecretKeeper).fingerprint('sms-destination', number);
-  await api.app.get(Redis).del(`tfa:sms:last:${fingerprint}`);
+  await api.app.get(Redis).del(numberSmsKeys(fingerprint)[1]);
 }
 
 /** The `code-delivery` job id of one send: `<challenge key>-<send number>`. */

@@ -2,6 +2,11 @@ import Redis from 'ioredis';
 import { randomInt } from 'node:crypto';
 import { authenticator } from 'otplib';
 import { OutboxReader } from '@app/identity-tfa';
+import {
+  numberSmsKeys,
+  userSmsKey,
+} from '@app/identity-tfa/infrastructure/anti-fraud/redis-sms-send-counters';
+import { recentSmsKey } from '@app/identity-tfa/infrastructure/redis/redis-challenge.store';
 import { SecretKeeper, TransactionalEntityManager } from '@app/platform';
 import { TestApi, TestUser } from './api';
 import { forgetRecentSend } from './delivery';
@@ -101,17 +106,18 @@ export async function ageFailures(api: TestApi, userId: number, ms = 15 * 60_000
  */
 export async function forgetSmsBudgets(api: TestApi, userId: number, phone: string) {
   const number = api.app.get(SecretKeeper).fingerprint('sms-destination', phone);
-  await redis(api).del(
-    `tfa:recent-sms:${userId}`,
-    `tfa:sms:user:${userId}`,
-    `tfa:sms:number:${number}`,
-    `tfa:sms:last:${number}`,
-  );
+  // One key per command: in a Redis Cluster these keys live in different slots.
+  for (const key of [
+    recentSmsKey(userId),
+    userSmsKey(userId),
+    ...numberSmsKeys(number).slice(0, 2),
+  ])
+    await redis(api).del(key);
 }
 
 /** Forgets the "SMS sent moments ago" marker, as if the resend window had passed. */
 export async function forgetRecentSms(api: TestApi, userId: number): Promise<void> {
-  await redis(api).del(`tfa:recent-sms:${userId}`);
+  await redis(api).del(recentSmsKey(userId));
 }
 
 /** Authorizes adding a method by an email code (the path of a user without methods). */

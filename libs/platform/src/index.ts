@@ -9,6 +9,7 @@ export * from './application/ports/credential-verifier.port';
 export * from './application/ports/rate-limiter.port';
 export * from './application/ports/fixture-loader.port';
 export * from './application/ports/metrics.port';
+export * from './application/ports/lag-tolerant-reads.port';
 export * from './application/fixture-registry';
 export * from './application/operator-command-registry';
 export * from './config/environment';

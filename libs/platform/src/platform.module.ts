@@ -48,6 +48,8 @@ import {
   TypeormUnitOfWork,
 } from './infrastructure/database/transactional-entity-manager';
 import { Lifecycle } from './infrastructure/lifecycle';
+import { LagTolerantReads } from './application/ports/lag-tolerant-reads.port';
+import { PrimaryOnlyReads, ReplicaReads } from './infrastructure/database/replica-reads';
 import { QueueRegistry } from './infrastructure/queue/queue-registry';
 import { createInProcessRedis } from './infrastructure/embedded/in-process-redis';
 import { RedisConnectionFactory } from './infrastructure/redis/redis-connection.factory';
@@ -95,6 +97,7 @@ export class PlatformModule implements NestModule, OnModuleInit, OnApplicationSh
     private readonly lifecycle: Lifecycle,
     private readonly redisConnections: RedisConnectionFactory,
     private readonly queues: QueueRegistry,
+    private readonly reads: LagTolerantReads,
   ) {}
 
   static forRoot(options: PlatformOptions = {}): DynamicModule {
@@ -152,9 +155,9 @@ export class PlatformModule implements NestModule, OnModuleInit, OnApplicationSh
           : { provide: RandomSource, useClass: CryptoRandomSource },
         {
           provide: SecretKeeper,
-          useValue: new NodeSecretKeeper(config.hmacKey, config.encryptionKeys),
+          useValue: new NodeSecretKeeper(config.hmacKeys, config.encryptionKeys),
         },
-        { provide: RedisConnectionFactory, useValue: new RedisConnectionFactory(config.redisUrl) },
+        { provide: RedisConnectionFactory, useValue: new RedisConnectionFactory(config.redis) },
         {
           provide: Redis,
           inject: [RedisConnectionFactory],
@@ -186,6 +189,19 @@ export class PlatformModule implements NestModule, OnModuleInit, OnApplicationSh
           useFactory: (dataSource: DataSource) => new TransactionalEntityManager(dataSource),
         },
         {
+          provide: LagTolerantReads,
+          inject: [TransactionalEntityManager],
+          useFactory: (manager: TransactionalEntityManager) =>
+            config.databaseReplicaUrl && !config.embedded
+              ? new ReplicaReads(
+                  config.databaseReplicaUrl,
+                  manager,
+                  config.databaseReplicaMaxLagSeconds,
+                  config.databasePoolMax,
+                )
+              : new PrimaryOnlyReads(manager),
+        },
+        {
           provide: UnitOfWork,
           inject: [TransactionalEntityManager],
           useFactory: (manager: TransactionalEntityManager) => new TypeormUnitOfWork(manager),
@@ -214,6 +230,7 @@ export class PlatformModule implements NestModule, OnModuleInit, OnApplicationSh
         Metrics,
         PrometheusMetrics,
         TransactionalEntityManager,
+        LagTolerantReads,
         UnitOfWork,
         FixtureRegistry,
         OperatorCommandRegistry,
@@ -251,5 +268,6 @@ export class PlatformModule implements NestModule, OnModuleInit, OnApplicationSh
   async onApplicationShutdown(): Promise<void> {
     await this.queues.closeAll();
     await this.redisConnections.closeAll();
+    if (this.reads instanceof ReplicaReads) await this.reads.close();
   }
 }

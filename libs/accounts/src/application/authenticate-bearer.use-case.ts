@@ -19,7 +19,12 @@ export class AuthenticateBearerUseCase extends CredentialVerifier {
   }
 
   async execute(bearerToken: string): Promise<Principal> {
-    const record = await this.credentials.findByHash(this.issuer.fingerprint(bearerToken));
+    // Keys made before a SECRET_HMAC_KEY rotation are stored under an older key's fingerprint.
+    let record = null;
+    for (const hash of this.issuer.fingerprints(bearerToken)) {
+      record = await this.credentials.findByHash(hash);
+      if (record) break;
+    }
     if (!record) throw new DomainError('auth_invalid_key', 'Invalid user key');
     if (record.expiresAt && record.expiresAt.getTime() <= this.clock.nowMs()) {
       throw new DomainError('auth_session_expired', 'Session expired. Please log in again.');

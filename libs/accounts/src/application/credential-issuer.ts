@@ -20,6 +20,11 @@ export class CredentialIssuer {
     return this.secrets.fingerprint(CREDENTIAL_FINGERPRINT, key);
   }
 
+  /** Every fingerprint a key may be stored under (one per SECRET_HMAC_KEY version), newest first. */
+  fingerprints(key: string): string[] {
+    return this.secrets.fingerprints(CREDENTIAL_FINGERPRINT, key);
+  }
+
   async issueApiKey(
     userId: number,
     teamId: number | null = null,

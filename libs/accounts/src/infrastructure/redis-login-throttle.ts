@@ -8,24 +8,30 @@ export interface LoginThrottleSettings {
   maxFailures: Record<string, number>;
 }
 
-// Checks every key, then counts the attempt in all of them: one step, so a burst of
-// parallel attempts is admitted exactly up to the budget.
-const ADMIT = `
-for i, key in ipairs(KEYS) do
-  if tonumber(redis.call('GET', key) or '0') >= tonumber(ARGV[i]) then return 0 end
-end
-for _, key in ipairs(KEYS) do
-  redis.call('INCR', key)
-  redis.call('EXPIRE', key, ARGV[#ARGV], 'NX')
-end
+/*
+ * One key per script: a user's and an address's counters sit in different hash slots of a
+ * Redis Cluster. Each key admits atomically; admit() takes them in turn and gives back the
+ * ones already taken when a later one refuses. No key ever counts past its budget, so
+ * parallel attempts never get more password checks than any budget allows; meanwhile a
+ * concurrent attempt may see a count one higher than it ends up (it is refused, not admitted).
+ */
+const ADMIT_ONE = `
+if tonumber(redis.call('GET', KEYS[1]) or '0') >= tonumber(ARGV[1]) then return 0 end
+redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2], 'NX')
 return 1`;
 
-const SUCCEEDED = `
-redis.call('DEL', KEYS[1])
-for i = 2, #KEYS do
-  if tonumber(redis.call('GET', KEYS[i]) or '0') > 0 then redis.call('DECR', KEYS[i]) end
-end
+const GIVE_BACK_ONE = `
+if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end
 return 1`;
+
+export const loginThrottleKey = (key: string) => `login-failures:${key}`;
+
+/** Every script with the keys it is called with, for the hash-slot check (redis-scripts.spec). */
+export const LOGIN_THROTTLE_SCRIPTS = [
+  { name: 'ADMIT_ONE', lua: ADMIT_ONE, keys: [loginThrottleKey('user:1')] },
+  { name: 'GIVE_BACK_ONE', lua: GIVE_BACK_ONE, keys: [loginThrottleKey('addr:127.0.0.1')] },
+];
 
 /** Attempt counters with a fixed window, shared across api processes. */
 export class RedisLoginThrottle extends LoginThrottle {
@@ -38,28 +44,41 @@ export class RedisLoginThrottle extends LoginThrottle {
 
   async admit(keys: string[]): Promise<boolean> {
     if (!this.settings.enabled) return true;
-    const limits = keys.map((key) => String(this.limitFor(key)));
-    const admitted = await this.redis.eval(
-      ADMIT,
-      keys.length,
-      ...keys.map((key) => this.key(key)),
-      ...limits,
-      String(this.settings.windowSeconds),
-    );
-    return admitted === 1;
+    const taken: string[] = [];
+    try {
+      for (const key of keys) {
+        const admitted = await this.redis.eval(
+          ADMIT_ONE,
+          1,
+          loginThrottleKey(key),
+          String(this.limitFor(key)),
+          String(this.settings.windowSeconds),
+        );
+        if (admitted !== 1) {
+          await this.giveBack(taken);
+          return false;
+        }
+        taken.push(key);
+      }
+    } catch (error) {
+      await this.giveBack(taken).catch(() => undefined);
+      throw error;
+    }
+    return true;
   }
 
   async succeeded(keys: string[]): Promise<void> {
-    if (!this.settings.enabled) return;
+    if (!this.settings.enabled || keys.length === 0) return;
     // One success must not clear a whole address's record: only its own attempt goes.
-    await this.redis.eval(SUCCEEDED, keys.length, ...keys.map((key) => this.key(key)));
+    await this.redis.del(loginThrottleKey(keys[0]));
+    await this.giveBack(keys.slice(1));
+  }
+
+  private async giveBack(keys: string[]): Promise<void> {
+    for (const key of keys) await this.redis.eval(GIVE_BACK_ONE, 1, loginThrottleKey(key));
   }
 
   private limitFor(key: string): number {
     return this.settings.maxFailures[key.split(':')[0]] ?? Number.MAX_SAFE_INTEGER;
-  }
-
-  private key(key: string): string {
-    return `login-failures:${key}`;
   }
 }

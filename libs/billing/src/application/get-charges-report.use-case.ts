@@ -1,8 +1,8 @@
-import { Injectable } from '@nestjs/common';
-import { SecretKeeper } from '@app/platform';
+import { Injectable, Optional } from '@nestjs/common';
+import { LagTolerantReads, SecretKeeper } from '@app/platform';
 import { ChargePage, presentContract, presentWrapper } from '../domain/charge-entries';
 import { ChargeQuery, sortKeyOf } from '../domain/charge-report';
-import { PageCursorCodec } from './page-cursor';
+import { PageCursor, PageCursorCodec } from './page-cursor';
 import { ChargeReportReader } from './ports/charge-report.reader.port';
 
 /**
@@ -16,12 +16,24 @@ export class GetChargesReportUseCase {
   constructor(
     private readonly reader: ChargeReportReader,
     secrets: SecretKeeper,
+    @Optional() private readonly reads?: LagTolerantReads,
   ) {
     this.cursors = new PageCursorCodec(secrets);
   }
 
   async execute(userId: number, query: ChargeQuery): Promise<ChargePage> {
     const cursor = query.afterToken ? this.cursors.decode(userId, query, query.afterToken) : null;
+    // One page is read in one snapshot of one node: the replica when it is usable and has
+    // replayed everything the walk's snapshot sees, else the primary (docs/billing.md).
+    if (!this.reads) return this.page(userId, query, cursor);
+    return this.reads.run(() => this.page(userId, query, cursor), { mustSee: cursor?.snapshot });
+  }
+
+  private async page(
+    userId: number,
+    query: ChargeQuery,
+    cursor: PageCursor | null,
+  ): Promise<ChargePage> {
     // Page 1 fixes the walk's snapshot and counts its total; later pages carry both.
     const head = cursor ?? (await this.reader.head(userId, query));
     // One row more than the page tells whether another page follows.

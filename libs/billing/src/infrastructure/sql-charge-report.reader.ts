@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionalEntityManager } from '@app/platform';
+import { LagTolerantReads } from '@app/platform';
 import { ChargeReportReader, WalkHead } from '../application/ports/charge-report.reader.port';
 import {
   CHARGE_TYPES,
@@ -99,12 +99,14 @@ export function toContractTotals(rows: ChargeSqlRow[]): Map<number, ContractChar
 
 @Injectable()
 export class SqlChargeReportReader extends ChargeReportReader {
-  constructor(private readonly tx: TransactionalEntityManager) {
+  // The report tolerates a few seconds of lag: it reads where LagTolerantReads says
+  // (the replica when there is a usable one; docs/operations.md "Read replica").
+  constructor(private readonly reads: LagTolerantReads) {
     super();
   }
 
   private run<T>(statement: SqlStatement): Promise<T[]> {
-    return this.tx.manager.query(statement.text, statement.values) as Promise<T[]>;
+    return this.reads.query<T>(statement.text, statement.values);
   }
 
   async head(userId: number, filter: ChargeFilter): Promise<WalkHead> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock, RandomSource, SecretKeeper } from '@app/platform';
 import { Challenge, ChallengeChannel, ChallengePurpose, isExpired } from '../domain/challenge';
 import { TFA_POLICY } from '../domain/tfa-policy';
-import { ChallengeStore } from './ports/challenge.store.port';
+import { ChallengeLookup, ChallengeStore } from './ports/challenge.store.port';
 import { CodeDeliveryQueue } from './ports/code-delivery.queue.port';
 import { tfaError } from './tfa-errors';
 
@@ -74,7 +74,12 @@ export class ChallengeService {
    *         2fa_expired (older than 10 minutes)
    */
   async load(secret: string): Promise<Challenge> {
-    const found = await this.store.find(this.keyOf(secret));
+    // A secret handed out before a SECRET_HMAC_KEY rotation is stored under an older key.
+    let found: ChallengeLookup = { state: 'unknown' };
+    for (const key of this.secrets.fingerprints(SECRET_PURPOSE, secret)) {
+      found = await this.store.find(key);
+      if (found.state !== 'unknown') break;
+    }
     if (found.state === 'unknown')
       throw tfaError('challenge_not_found', 'No challenge matches this secret.');
     if (found.state === 'cleared') throw noLongerActive();
@@ -190,7 +195,11 @@ export class ChallengeService {
   /** Compares a code with the challenge's, in constant time. Counting is the caller's. */
   codeMatches(challenge: Challenge, code: string): boolean {
     if (!challenge.codeDigest) return false;
-    return this.secrets.equal(this.digest(challenge.key, code), challenge.codeDigest);
+    // Under every key version (a code made just before a rotation), all compared.
+    let matches = false;
+    for (const digest of this.secrets.fingerprints(CODE_PURPOSE, `${challenge.key}:${code}`))
+      matches = this.secrets.equal(digest, challenge.codeDigest) || matches;
+    return matches;
   }
 
   /**

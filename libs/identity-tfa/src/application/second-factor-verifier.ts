@@ -24,6 +24,11 @@ export function backupCodeDigest(secrets: SecretKeeper, userId: number, normaliz
   return secrets.fingerprint(BACKUP_CODE_PURPOSE, `${userId}:${normalized}`);
 }
 
+/** Every digest a backup code may be stored under (codes made before a key rotation too). */
+export function backupCodeDigests(secrets: SecretKeeper, userId: number, normalized: string) {
+  return secrets.fingerprints(BACKUP_CODE_PURPOSE, `${userId}:${normalized}`);
+}
+
 /** What the caller sent to prove the second factor. */
 export interface FactorInput {
   tfaMethod?: VerificationChannel;
@@ -271,7 +276,7 @@ export class SecondFactorVerifier {
     const normalized = normalizeBackupCode(given);
     if (normalized === null)
       throw new DomainError('bad_request', 'Invalid request: backup_code must be XXXX-XXXX-XXXX');
-    const digest = backupCodeDigest(this.secrets, user.id, normalized);
+    const digests = backupCodeDigests(this.secrets, user.id, normalized);
     return {
       channel: 'backup_code',
       verified: async () => ({
@@ -280,8 +285,11 @@ export class SecondFactorVerifier {
       }),
       // The row lock of the consuming UPDATE decides; it commits or rolls back with `then`.
       compare: async () => {
-        if (await this.backupCodes.consume(user.id, digest, this.clock.now())) return 'match';
-        return (await this.backupCodes.wasUsed(user.id, digest)) ? 'replay' : 'wrong';
+        for (const digest of digests)
+          if (await this.backupCodes.consume(user.id, digest, this.clock.now())) return 'match';
+        for (const digest of digests)
+          if (await this.backupCodes.wasUsed(user.id, digest)) return 'replay';
+        return 'wrong';
       },
       spend: async () => true,
       wrong: () => tfaError('invalid_backup_code', 'Invalid backup code.'),

@@ -56,7 +56,7 @@ describe('loadPlatformConfig', () => {
         problems: [
           'EMBEDDED is for development only; production needs DATABASE_URL and REDIS_URL',
           'DATABASE_URL is required in production',
-          'REDIS_URL is required in production',
+          'REDIS_URL is required in production (or REDIS_CLUSTER_NODES, or REDIS_SENTINELS)',
         ],
       }),
     );
@@ -110,5 +110,109 @@ describe('loadPlatformConfig', () => {
       }),
     );
     expect(config.encryptionKeys.map((key) => key.version)).toEqual([1, 2]);
+  });
+
+  describe('SECRET_HMAC_KEY', () => {
+    const keyA = 'a'.repeat(32);
+    const keyB = 'b'.repeat(40);
+
+    it('takes a plain value as version 1', () => {
+      const config = loadPlatformConfig(new Environment({ SECRET_HMAC_KEY: keyB }));
+      expect(config.hmacKeys).toEqual([{ version: 1, key: Buffer.from(keyB) }]);
+    });
+
+    it('takes a versioned list, oldest first', () => {
+      const config = loadPlatformConfig(
+        new Environment({ SECRET_HMAC_KEY: `2:${keyB}, 1:${keyA}` }),
+      );
+      expect(config.hmacKeys).toEqual([
+        { version: 1, key: Buffer.from(keyA) },
+        { version: 2, key: Buffer.from(keyB) },
+      ]);
+    });
+
+    it('refuses short keys and repeated versions in a list', () => {
+      expect(() =>
+        loadPlatformConfig(new Environment({ SECRET_HMAC_KEY: `1:${keyA},2:short,1:${keyB}` })),
+      ).toThrow(
+        expect.objectContaining({
+          problems: [
+            'SECRET_HMAC_KEY version 2 must be at least 32 characters long',
+            'SECRET_HMAC_KEY lists version 1 twice',
+          ],
+        }),
+      );
+    });
+  });
+
+  describe('Redis and replica settings', () => {
+    it('selects cluster mode from REDIS_CLUSTER_NODES', () => {
+      const config = loadPlatformConfig(
+        new Environment({ REDIS_CLUSTER_NODES: 'r1:7000, r2:7001,[::1]:7002' }),
+      );
+      expect(config.redis).toEqual({
+        mode: 'cluster',
+        url: 'redis://127.0.0.1:6379',
+        nodes: [
+          { host: 'r1', port: 7000 },
+          { host: 'r2', port: 7001 },
+          { host: '::1', port: 7002 },
+        ],
+      });
+    });
+
+    it('selects Sentinel mode from REDIS_SENTINELS and REDIS_SENTINEL_NAME', () => {
+      const config = loadPlatformConfig(
+        new Environment({ REDIS_SENTINELS: 's1:26379,s2:26379', REDIS_SENTINEL_NAME: 'main' }),
+      );
+      expect(config.redis).toMatchObject({ mode: 'sentinel', name: 'main' });
+    });
+
+    it('names every Redis topology mistake', () => {
+      expect(() =>
+        loadPlatformConfig(
+          new Environment({ REDIS_CLUSTER_NODES: 'r1:70000,nohost', REDIS_SENTINELS: 's1:1' }),
+        ),
+      ).toThrow(
+        expect.objectContaining({
+          problems: [
+            'REDIS_CLUSTER_NODES and REDIS_SENTINELS exclude each other: set one',
+            "REDIS_CLUSTER_NODES must be a list of host:port (got 'r1:70000')",
+            "REDIS_CLUSTER_NODES must be a list of host:port (got 'nohost')",
+            'REDIS_CLUSTER_NODES must name at least one host:port',
+          ],
+        }),
+      );
+      expect(() => loadPlatformConfig(new Environment({ REDIS_SENTINELS: 's1:26379' }))).toThrow(
+        expect.objectContaining({
+          problems: ['REDIS_SENTINEL_NAME is required with REDIS_SENTINELS'],
+        }),
+      );
+    });
+
+    it('reads the replica URL and its lag bound (default 5 s)', () => {
+      expect(loadPlatformConfig(new Environment({})).databaseReplicaUrl).toBeNull();
+      const config = loadPlatformConfig(
+        new Environment({
+          DATABASE_REPLICA_URL: 'postgres://app@replica:5432/gpumarket',
+          DATABASE_REPLICA_MAX_LAG_SECONDS: '2.5',
+        }),
+      );
+      expect(config.databaseReplicaUrl).toBe('postgres://app@replica:5432/gpumarket');
+      expect(config.databaseReplicaMaxLagSeconds).toBe(2.5);
+      expect(loadPlatformConfig(new Environment({})).databaseReplicaMaxLagSeconds).toBe(5);
+    });
+
+    it('accepts a cluster or Sentinel without REDIS_URL in production', () => {
+      const config = loadPlatformConfig(
+        new Environment({
+          NODE_ENV: 'production',
+          ...strongKeys,
+          DATABASE_URL: services.DATABASE_URL,
+          REDIS_CLUSTER_NODES: 'r1:7000',
+        }),
+      );
+      expect(config.redis.mode).toBe('cluster');
+    });
   });
 });

@@ -1,3 +1,4 @@
+import type { RedisNode, RedisTopology } from '../infrastructure/redis/redis-connection.factory';
 import { ConfigReader } from './config-reader';
 import { Environment } from './environment';
 
@@ -14,6 +15,12 @@ export interface EncryptionKey {
   key: Buffer;
 }
 
+/** One version of SECRET_HMAC_KEY; the highest version makes new values. */
+export interface HmacKey {
+  version: number;
+  key: Buffer;
+}
+
 /** The platform's validated settings. Read once at boot; see README "Configuration". */
 export class PlatformConfig {
   nodeEnv: NodeEnv;
@@ -21,14 +28,22 @@ export class PlatformConfig {
   host: string;
   databaseUrl: string;
   redisUrl: string;
+  /** One server, a cluster or Sentinel; see README "Configuration". */
+  redis: RedisTopology;
+  /** Streaming replica for reads that tolerate lag (docs/operations.md), or null. */
+  databaseReplicaUrl: string | null;
+  databaseReplicaMaxLagSeconds: number;
   migrationsRun: boolean;
   runWorker: boolean;
   logLevel: string;
   /** `pretty` (pino-pretty, for a person at a terminal) or `json` (one object a line). */
   logFormat: 'json' | 'pretty';
   rateLimits: RateLimitSettings;
-  /** Master key for fingerprints (API keys, codes, backup codes) and signed cursors. */
-  hmacKey: Buffer;
+  /**
+   * Master keys for fingerprints (API keys, codes, backup codes) and signed cursors,
+   * oldest first: the last makes new values, every one still verifies.
+   */
+  hmacKeys: HmacKey[];
   /** Keys for encryption at rest; the highest version encrypts, all decrypt. */
   encryptionKeys: EncryptionKey[];
   sessionTtlSeconds: number;
@@ -67,6 +82,13 @@ export function loadPlatformConfig(env: Environment): PlatformConfig {
     'postgresql:',
   ]);
   config.redisUrl = read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);
+  config.redis = readRedisTopology(read, config.redisUrl);
+  const replicaUrl = read.optionalString('DATABASE_REPLICA_URL');
+  config.databaseReplicaUrl =
+    replicaUrl === undefined || replicaUrl === ''
+      ? null
+      : read.url('DATABASE_REPLICA_URL', replicaUrl, ['postgres:', 'postgresql:']);
+  config.databaseReplicaMaxLagSeconds = read.number('DATABASE_REPLICA_MAX_LAG_SECONDS', 5, 0);
   config.migrationsRun = read.boolean('MIGRATIONS_RUN', true);
   config.runWorker = read.boolean('RUN_WORKER', true);
   config.logLevel = read.oneOf(
@@ -100,8 +122,12 @@ export function loadPlatformConfig(env: Environment): PlatformConfig {
     // Production never falls back: not to the embedded parts, not to services on localhost.
     if (config.embedded)
       read.problem('EMBEDDED is for development only; production needs DATABASE_URL and REDIS_URL');
-    for (const name of ['DATABASE_URL', 'REDIS_URL']) {
-      if (env.get(name) === undefined) read.problem(`${name} is required in production`);
+    if (env.get('DATABASE_URL') === undefined)
+      read.problem('DATABASE_URL is required in production');
+    if (config.redis.mode === 'single' && env.get('REDIS_URL') === undefined) {
+      read.problem(
+        'REDIS_URL is required in production (or REDIS_CLUSTER_NODES, or REDIS_SENTINELS)',
+      );
     }
   }
 
@@ -116,10 +142,38 @@ export function loadPlatformConfig(env: Environment): PlatformConfig {
   const encryptionKeys = read.secret('ENCRYPTION_KEYS', DEVELOPMENT_ENCRYPTION_KEYS, 3);
   config.usingDevelopmentSecrets =
     hmacKey === DEVELOPMENT_HMAC_KEY || encryptionKeys === DEVELOPMENT_ENCRYPTION_KEYS;
-  config.hmacKey = Buffer.from(hmacKey, 'utf8');
+  config.hmacKeys = parseHmacKeys(hmacKey, read);
   config.encryptionKeys = parseEncryptionKeys(encryptionKeys, read);
   read.done();
   return config;
+}
+
+const HMAC_KEY_LIST = /^\s*\d+:[^,]+(,\s*\d+:[^,]+)*\s*$/;
+const HMAC_KEY_MIN_LENGTH = 32;
+
+/**
+ * `SECRET_HMAC_KEY` is one key (version 1) or a versioned list `1:<key>,2:<key>` of keys of
+ * at least 32 characters each. Versions only order the keys (no value records one), so a
+ * rotation may renumber them (docs/operations.md "Key rotation").
+ */
+function parseHmacKeys(raw: string, read: ConfigReader): HmacKey[] {
+  if (!HMAC_KEY_LIST.test(raw)) return [{ version: 1, key: Buffer.from(raw, 'utf8') }];
+  const keys: HmacKey[] = [];
+  for (const entry of raw.split(',').map((part) => part.trim())) {
+    const colon = entry.indexOf(':');
+    const version = Number(entry.slice(0, colon));
+    const key = entry.slice(colon + 1);
+    if (key.length < HMAC_KEY_MIN_LENGTH) {
+      read.problem(
+        `SECRET_HMAC_KEY version ${version} must be at least ${HMAC_KEY_MIN_LENGTH} characters long`,
+      );
+    }
+    if (keys.some((known) => known.version === version)) {
+      read.problem(`SECRET_HMAC_KEY lists version ${version} twice`);
+    }
+    keys.push({ version, key: Buffer.from(key, 'utf8') });
+  }
+  return keys.sort((a, b) => a.version - b.version);
 }
 
 /** `ENCRYPTION_KEYS=1:<base64 32 bytes>,2:<base64 32 bytes>`; the highest version encrypts. */
@@ -138,4 +192,50 @@ function parseEncryptionKeys(raw: string, read: ConfigReader): EncryptionKey[] {
     keys.push({ version: Number(match[1]), key });
   }
   return keys.sort((a, b) => a.version - b.version);
+}
+
+/**
+ * `REDIS_CLUSTER_NODES=host:port,...` selects cluster mode (REDIS_URL then only gives
+ * credentials and TLS); `REDIS_SENTINELS=host:port,...` with `REDIS_SENTINEL_NAME` selects
+ * Sentinel mode. Setting both is a mistake, not a preference.
+ */
+function readRedisTopology(read: ConfigReader, url: string): RedisTopology {
+  const clusterRaw = read.optionalString('REDIS_CLUSTER_NODES');
+  const sentinelsRaw = read.optionalString('REDIS_SENTINELS');
+  const sentinelName = read.optionalString('REDIS_SENTINEL_NAME');
+  if (clusterRaw && sentinelsRaw) {
+    read.problem('REDIS_CLUSTER_NODES and REDIS_SENTINELS exclude each other: set one');
+  }
+  if (clusterRaw) {
+    return { mode: 'cluster', url, nodes: parseNodes(read, 'REDIS_CLUSTER_NODES', clusterRaw) };
+  }
+  if (sentinelsRaw) {
+    if (!sentinelName) read.problem('REDIS_SENTINEL_NAME is required with REDIS_SENTINELS');
+    return {
+      mode: 'sentinel',
+      url,
+      sentinels: parseNodes(read, 'REDIS_SENTINELS', sentinelsRaw),
+      name: sentinelName ?? '',
+    };
+  }
+  if (sentinelName) read.problem('REDIS_SENTINEL_NAME needs REDIS_SENTINELS');
+  return { mode: 'single', url };
+}
+
+function parseNodes(read: ConfigReader, name: string, raw: string): RedisNode[] {
+  const nodes: RedisNode[] = [];
+  for (const entry of raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const match = /^(\[[0-9a-fA-F:]+\]|[^:\s]+):(\d{1,5})$/.exec(entry);
+    const port = match ? Number(match[2]) : 0;
+    if (!match || port < 1 || port > 65535) {
+      read.problem(`${name} must be a list of host:port (got '${entry}')`);
+      continue;
+    }
+    nodes.push({ host: match[1].replace(/^\[|\]$/g, ''), port });
+  }
+  if (nodes.length === 0) read.problem(`${name} must name at least one host:port`);
+  return nodes;
 }

@@ -119,18 +119,35 @@ const CONNECTION_LOSS_MESSAGES = new RegExp(
     'Command timed out',
     "Stream isn't writeable",
     'max retries per request',
+    // A cluster or Sentinel in the middle of a failover or resharding.
+    "Cluster isn't ready",
+    'None of startup nodes is available',
+    'Failed to refresh slots cache',
+    'Too many Cluster redirections',
+    'All sentinels are unreachable',
   ].join('|'),
   'i',
 );
 
-function isConnectionLoss(exception: unknown): boolean {
+/**
+ * Redis replies that mean "this node cannot serve you right now": a demoted master
+ * (READONLY), a node loading its data (LOADING), a replica cut off from its master
+ * (MASTERDOWN), a cluster without quorum or mid-migration (CLUSTERDOWN, TRYAGAIN, and a
+ * MOVED / ASK redirection the client gave up following). Retrying later succeeds. Inside a
+ * script the reply comes wrapped ("ERR ... script: READONLY ...").
+ */
+const REDIS_UNAVAILABLE_REPLY =
+  /(^|: )(READONLY|LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|MOVED|ASK|NOREPLICAS) /;
+
+export function isConnectionLoss(exception: unknown): boolean {
   // Shape, not instanceof: driver errors may come from another realm (e.g. under jest).
   if (typeof exception !== 'object' || exception === null) return false;
   const error = exception as { message?: unknown; code?: string; driverError?: { code?: string } };
   const code = error.driverError?.code ?? error.code;
   return (
     (code !== undefined && CONNECTION_LOSS_CODES.has(code)) ||
-    (typeof error.message === 'string' && CONNECTION_LOSS_MESSAGES.test(error.message))
+    (typeof error.message === 'string' &&
+      (CONNECTION_LOSS_MESSAGES.test(error.message) || REDIS_UNAVAILABLE_REPLY.test(error.message)))
   );
 }
 

@@ -8,6 +8,7 @@ import {
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
 import Redis from 'ioredis';
+import { LagTolerantReads } from '../application/ports/lag-tolerant-reads.port';
 import { Lifecycle } from '../infrastructure/lifecycle';
 import { QueueRegistry } from '../infrastructure/queue/queue-registry';
 import { Public } from './route-policy.decorators';
@@ -35,6 +36,7 @@ export class HealthController {
     private readonly redis: Redis,
     private readonly queues: QueueRegistry,
     private readonly lifecycle: Lifecycle,
+    private readonly reads: LagTolerantReads,
   ) {}
 
   @Get('live')
@@ -52,6 +54,7 @@ export class HealthController {
         () => this.database.pingCheck('database', { timeout: CHECK_TIMEOUT_MS }),
         () => this.redisCheck(),
         () => this.queueCheck(),
+        () => this.replicaCheck(),
       ]);
     } catch (error) {
       throw this.lifecycle.draining ? namingTheDrain(error) : error;
@@ -79,6 +82,19 @@ export class HealthController {
     } catch (error) {
       return check.down({ message: (error as Error).message });
     }
+  }
+
+  /**
+   * The read replica is reported, never failed on: without it the lag-tolerant reads go
+   * to the primary, so this instance still serves everything.
+   */
+  private async replicaCheck() {
+    const state = await this.reads.replicaState();
+    return this.indicators.check('database_replica').up({
+      replica: state.status,
+      ...(state.lagSeconds === undefined ? {} : { lag_seconds: state.lagSeconds }),
+      ...(state.message ? { message: state.message } : {}),
+    });
   }
 
   private async queueCheck() {

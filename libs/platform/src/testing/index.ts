@@ -110,3 +110,4 @@ export function testSecretKeeper(): NodeSecretKeeper {
     { version: 1, key: Buffer.alloc(32, 1) },
   ]);
 }
+export * from './redis-slots';

@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { DomainError, Environment, RedisConnectionFactory } from '@app/platform';
 import { ManualClock, testSecretKeeper } from '@app/platform/testing';
-import { RedisSmsSendCounters } from './redis-sms-send-counters';
+import { RedisSmsSendCounters, userSmsKey } from './redis-sms-send-counters';
 import { SmsSendRequest } from '../../application/ports/sms-sending-policy.port';
 import { SmsAntiFraudPolicy } from './sms-anti-fraud.policy';
 import { loadSmsAntiFraudSettings, SmsAntiFraudSettings } from './sms-anti-fraud-settings';
@@ -149,7 +149,7 @@ describe('SMS anti-fraud counters (real Redis)', () => {
     );
     expect(await send(policy, { userId, destination: '+442079460958' })).toBe('sms_blocked_number');
     expect(await send(policy, { userId, destination: 'not a number' })).toBe('bad_request');
-    expect(await first.exists(`tfa:sms:user:${userId}`)).toBe(0);
+    expect(await first.exists(userSmsKey(userId))).toBe(0);
   });
 
   it('keeps phone numbers out of key names', async () => {

@@ -15,7 +15,7 @@ export type DeliveryClaim =
 /** What the requester learns about the first attempt (see awaitFirstAttempt). */
 export type FirstAttemptOutcome = 'sent' | 'retrying' | string;
 
-const sendKey = (key: string) => `tfa:delivery:${key}`;
+export const sendKey = (key: string) => `tfa:delivery:${key}`;
 const UNHEARD = 'unheard';
 
 /*
@@ -149,3 +149,9 @@ export class RedisDeliveryLedger {
     return late === null || late === UNHEARD ? null : late;
   }
 }
+
+/** Every script with the keys it is called with, for the hash-slot check (redis-scripts.spec). */
+export const DELIVERY_LEDGER_SCRIPTS = (key: string) => [
+  { name: 'CLAIM', lua: CLAIM, keys: [sendKey(key)] },
+  { name: 'FIRST_ATTEMPT', lua: FIRST_ATTEMPT, keys: [sendKey(key)] },
+];

@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { RedisConnectionFactory } from '@app/platform';
 import { Challenge } from '../../domain/challenge';
-import { RedisChallengeStore } from './redis-challenge.store';
+import { challengeKey, RedisChallengeStore } from './redis-challenge.store';
 
 describe('RedisChallengeStore (real Redis)', () => {
   const factory = new RedisConnectionFactory(process.env.REDIS_URL!);
@@ -32,7 +32,7 @@ describe('RedisChallengeStore (real Redis)', () => {
     const c = challenge();
     await store.create(c, 600_000);
     expect(await store.find(c.key)).toEqual({ state: 'active', challenge: c });
-    const ttl = await redis.pttl(`tfa:challenge:${c.key}`);
+    const ttl = await redis.pttl(challengeKey(c.key));
     expect(ttl).toBeGreaterThan(590_000);
     expect(ttl).toBeLessThanOrEqual(600_000);
   });
@@ -57,7 +57,7 @@ describe('RedisChallengeStore (real Redis)', () => {
   it('a timed-out challenge is expired; an unknown key is unknown', async () => {
     const c = challenge();
     await store.create(c, 600_000);
-    await redis.del(`tfa:challenge:${c.key}`);
+    await redis.del(challengeKey(c.key));
     expect(await store.find(c.key)).toEqual({ state: 'expired' });
     expect(await store.find(randomUUID())).toEqual({ state: 'unknown' });
   });
@@ -82,9 +82,9 @@ describe('RedisChallengeStore (real Redis)', () => {
       methodId: 3,
     });
     await store.markDeliveryFailed(c.key, 1);
-    expect(await redis.hget(`tfa:challenge:${c.key}`, 'deliveryFailed')).toBeNull();
+    expect(await redis.hget(challengeKey(c.key), 'deliveryFailed')).toBeNull();
     await store.markDeliveryFailed(c.key, 2);
-    expect(await redis.hget(`tfa:challenge:${c.key}`, 'deliveryFailed')).toBe('2');
+    expect(await redis.hget(challengeKey(c.key), 'deliveryFailed')).toBe('2');
   });
 
   it('re-keys a challenge with its id and expiry; the old key reads as used', async () => {
@@ -107,7 +107,7 @@ describe('RedisChallengeStore (real Redis)', () => {
       state: 'active',
       challenge: { id: c.id, codeDigest: 'd2', destination: '+14155550123' },
     });
-    expect(await redis.pttl(`tfa:challenge:${fresh}`)).toBeGreaterThan(590_000);
+    expect(await redis.pttl(challengeKey(fresh))).toBeGreaterThan(590_000);
     await store.rememberPendingSms(c.userId, fresh, 60_000);
     expect(await store.pendingSms(c.userId)).toBe(fresh);
   });

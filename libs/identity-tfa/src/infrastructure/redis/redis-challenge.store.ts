@@ -7,10 +7,16 @@ import {
 } from '../../application/ports/challenge.store.port';
 import { Challenge, ChallengeChannel, ChallengePurpose } from '../../domain/challenge';
 
-const challengeKey = (key: string) => `tfa:challenge:${key}`;
-const markerKey = (key: string) => `tfa:secret:${key}`;
-const recentSmsKey = (userId: number | string) => `tfa:recent-sms:${userId}`;
-const pendingSmsKey = (userId: number) => `tfa:pending-sms:${userId}`;
+/*
+ * A challenge and its secret's marker share the hash tag {<challenge key>}, so the scripts
+ * and the MULTI that touch both run in one slot of a Redis Cluster. The recent-SMS and
+ * pending-SMS markers are per user and always used alone. Keys without the tag, written
+ * by earlier versions, are not read (docs/operations.md "Rolling upgrades").
+ */
+export const challengeKey = (key: string) => `tfa:challenge:{${key}}`;
+export const markerKey = (key: string) => `tfa:secret:{${key}}`;
+export const recentSmsKey = (userId: number | string) => `tfa:recent-sms:${userId}`;
+export const pendingSmsKey = (userId: number) => `tfa:pending-sms:${userId}`;
 
 /** How long a used or timed-out secret is remembered, to answer 2fa_expired / no_challenge_found. */
 const MARKER_TTL_MS = 24 * 3600 * 1000;
@@ -24,13 +30,12 @@ local sends = redis.call('HINCRBY', KEYS[1], 'sends', 1)
 redis.call('HSET', KEYS[1], 'deliverySend', sends)
 return sends`;
 
+// Answers the owner's id (the caller then releases the user's recent-SMS marker), or false.
 const CONSUME = `
 local userId = redis.call('HGET', KEYS[1], 'userId')
-if redis.call('DEL', KEYS[1]) == 0 then return 0 end
+if redis.call('DEL', KEYS[1]) == 0 then return false end
 redis.call('SET', KEYS[2], 'cleared', 'PX', ARGV[1])
-local recent = 'tfa:recent-sms:' .. userId
-if redis.call('GET', recent) == ARGV[2] then redis.call('DEL', recent) end
-return 1`;
+return userId`;
 
 const RESEND_CODE = `
 if redis.call('HEXISTS', KEYS[1], 'codeCiphertext') == 0 then return nil end
@@ -44,13 +49,32 @@ if redis.call('HGET', KEYS[1], 'deliverySend') == ARGV[1] then
 end
 return 1`;
 
-// RENAME keeps the TTL, so the challenge expires when it always would have.
-const REKEY = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('RENAME', KEYS[1], KEYS[2])
-redis.call('HSET', KEYS[2], 'codeDigest', ARGV[1], 'codeCiphertext', ARGV[2])
-redis.call('SET', KEYS[3], 'cleared', 'PX', ARGV[3])
-redis.call('SET', KEYS[4], 'open', 'PX', ARGV[3])
+/*
+ * A re-key moves a challenge between two secrets, hence two hash slots: it is a copy then
+ * a removal, each atomic in its own slot (see rekey()).
+ */
+const READ_FOR_REKEY = `
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl <= 0 then return false end
+return {ttl, redis.call('HGETALL', KEYS[1])}`;
+
+// The copy keeps the remaining lifetime, so the challenge expires when it always would have.
+const PLACE_REKEYED = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], 'open', 'PX', ARGV[2])
+return 1`;
+
+// Removes the old copy only if nothing changed it since it was read (same send count).
+const REMOVE_REKEYED = `
+if redis.call('HGET', KEYS[1], 'sends') ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('SET', KEYS[2], 'cleared', 'PX', ARGV[2])
+return 1`;
+
+const DISCARD = `
+redis.call('DEL', KEYS[1], KEYS[2])
 return 1`;
 
 const RELEASE_RECENT_SMS = `
@@ -116,15 +140,18 @@ export class RedisChallengeStore extends ChallengeStore {
   }
 
   async consume(key: string): Promise<boolean> {
-    const removed = (await this.redis.eval(
+    const userId = (await this.redis.eval(
       CONSUME,
       2,
       challengeKey(key),
       markerKey(key),
       String(MARKER_TTL_MS),
-      key,
-    )) as number;
-    return removed === 1;
+    )) as string | null;
+    if (userId === null) return false;
+    // The user's recent-SMS marker sits in another slot: released in a step of its own.
+    // Should that step not happen, the marker only holds back a new SMS until it expires.
+    await this.releaseRecentSms(Number(userId), key).catch(() => undefined);
+    return true;
   }
 
   async readDeliveryCopy(key: string): Promise<(DeliveryCopy & Challenge) | null> {
@@ -158,18 +185,49 @@ export class RedisChallengeStore extends ChallengeStore {
     newKey: string,
     code: { codeDigest: string; codeCiphertext: string },
   ): Promise<boolean> {
-    const moved = (await this.redis.eval(
-      REKEY,
-      4,
-      challengeKey(oldKey),
+    // Copy, then remove the original only if it is unchanged. Between the two steps both
+    // secrets name the same challenge id, and single use is decided by that id in
+    // PostgreSQL (docs/identity-tfa.md "Counting failures"), so the overlap never lets a
+    // code count twice; the new secret is handed out only after the removal succeeded.
+    const found = (await this.redis.eval(READ_FOR_REKEY, 1, challengeKey(oldKey))) as
+      [number, string[]] | null;
+    if (!found) return false;
+    const [ttlMs, flat] = found;
+    const fields: Record<string, string> = {};
+    for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]] = flat[i + 1];
+    if (!fields.userId) return false;
+    Object.assign(fields, { codeDigest: code.codeDigest, codeCiphertext: code.codeCiphertext });
+    const placed = (await this.redis.eval(
+      PLACE_REKEYED,
+      2,
       challengeKey(newKey),
-      markerKey(oldKey),
       markerKey(newKey),
-      code.codeDigest,
-      code.codeCiphertext,
+      String(ttlMs),
       String(MARKER_TTL_MS),
+      ...Object.entries(fields).flat(),
     )) as number;
-    return moved === 1;
+    if (placed !== 1) return false;
+    const removed = await this.redis
+      .eval(
+        REMOVE_REKEYED,
+        2,
+        challengeKey(oldKey),
+        markerKey(oldKey),
+        fields.sends ?? '',
+        String(MARKER_TTL_MS),
+      )
+      .catch(async (error: unknown) => {
+        await this.discard(newKey);
+        throw error;
+      });
+    if (removed === 1) return true;
+    // The original was used or changed meanwhile: the copy must not outlive it.
+    await this.discard(newKey);
+    return false;
+  }
+
+  private async discard(key: string): Promise<void> {
+    await this.redis.eval(DISCARD, 2, challengeKey(key), markerKey(key)).catch(() => undefined);
   }
 
   async reserveRecentSms(userId: number, key: string, windowMs: number): Promise<boolean> {
@@ -180,6 +238,25 @@ export class RedisChallengeStore extends ChallengeStore {
     await this.redis.eval(RELEASE_RECENT_SMS, 1, recentSmsKey(userId), key);
   }
 }
+
+/** Every script with the keys it is called with, for the hash-slot check (redis-scripts.spec). */
+export const CHALLENGE_STORE_SCRIPTS = (key: string, otherKey: string, userId: number) => [
+  { name: 'ATTACH_CODE', lua: ATTACH_CODE, keys: [challengeKey(key)] },
+  { name: 'CONSUME', lua: CONSUME, keys: [challengeKey(key), markerKey(key)] },
+  { name: 'RESEND_CODE', lua: RESEND_CODE, keys: [challengeKey(key)] },
+  { name: 'MARK_DELIVERY_FAILED', lua: MARK_DELIVERY_FAILED, keys: [challengeKey(key)] },
+  { name: 'READ_FOR_REKEY', lua: READ_FOR_REKEY, keys: [challengeKey(key)] },
+  {
+    name: 'PLACE_REKEYED',
+    lua: PLACE_REKEYED,
+    keys: [challengeKey(otherKey), markerKey(otherKey)],
+  },
+  { name: 'REMOVE_REKEYED', lua: REMOVE_REKEYED, keys: [challengeKey(key), markerKey(key)] },
+  { name: 'DISCARD', lua: DISCARD, keys: [challengeKey(otherKey), markerKey(otherKey)] },
+  { name: 'RELEASE_RECENT_SMS', lua: RELEASE_RECENT_SMS, keys: [recentSmsKey(userId)] },
+  // create(): one MULTI over the challenge and its marker.
+  { name: 'create (MULTI)', lua: null, keys: [challengeKey(key), markerKey(key)] },
+];
 
 function failOnError(results: Array<[Error | null, unknown]> | null): void {
   for (const [error] of results ?? []) if (error) throw error;

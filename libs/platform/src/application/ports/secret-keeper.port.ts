@@ -4,8 +4,14 @@
  * for one use cannot be replayed as another.
  */
 export abstract class SecretKeeper {
-  /** HMAC-SHA256 of `value` under the key derived for `purpose`, hex encoded. */
+  /** HMAC-SHA256 of `value` under the key derived for `purpose`, hex encoded (newest key). */
   abstract fingerprint(purpose: string, value: string): string;
+
+  /**
+   * The fingerprint of `value` under every configured key, newest first: what a value
+   * stored or handed out before a key rotation may be found under.
+   */
+  abstract fingerprints(purpose: string, value: string): string[];
 
   /** Constant-time comparison of two fingerprints or codes. */
   abstract equal(a: string, b: string): boolean;
@@ -19,6 +25,9 @@ export abstract class SecretKeeper {
   /** Signs a payload into a compact tamper-evident token (used for pagination cursors). */
   abstract sign(purpose: string, payload: string): string;
 
-  /** The payload of a token made by sign(), or null when it was altered or is malformed. */
+  /**
+   * The payload of a token made by sign() under any configured key, or null when it was
+   * altered or is malformed.
+   */
   abstract verify(purpose: string, token: string): string | null;
 }

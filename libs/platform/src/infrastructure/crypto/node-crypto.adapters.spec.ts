@@ -67,4 +67,57 @@ describe('NodeSecretKeeper', () => {
     expect(keeper.verify('cursor', 'no-dot')).toBeNull();
     expect(keeper.verify('cursor', 'a.b.c')).toBeNull();
   });
+
+  describe('SECRET_HMAC_KEY versions', () => {
+    const older = Buffer.from('the-older-hmac-key-for-unit-tests-0123456789');
+    const before = new NodeSecretKeeper(older, [keyV1]);
+    const during = new NodeSecretKeeper(
+      [
+        { version: 1, key: older },
+        { version: 2, key: master },
+      ],
+      [keyV1],
+    );
+    const after = new NodeSecretKeeper([{ version: 2, key: master }], [keyV1]);
+
+    it('keeps a plain key as version 1: its fingerprints do not change', () => {
+      expect(
+        new NodeSecretKeeper([{ version: 1, key: master }], [keyV1]).fingerprint('p', 'v'),
+      ).toBe(keeper.fingerprint('p', 'v'));
+    });
+
+    it('makes new fingerprints with the newest key and finds old ones under every key', () => {
+      expect(during.fingerprint('credential', 'k')).toBe(after.fingerprint('credential', 'k'));
+      expect(during.fingerprint('credential', 'k')).not.toBe(before.fingerprint('credential', 'k'));
+      expect(during.fingerprints('credential', 'k')).toEqual([
+        after.fingerprint('credential', 'k'),
+        before.fingerprint('credential', 'k'),
+      ]);
+      expect(before.fingerprints('credential', 'k')).toEqual([
+        before.fingerprint('credential', 'k'),
+      ]);
+    });
+
+    it('verifies tokens signed under any listed key and signs with the newest', () => {
+      const old = before.sign('cursor', 'payload');
+      expect(during.verify('cursor', old)).toBe('payload');
+      expect(after.verify('cursor', old)).toBeNull();
+      const fresh = during.sign('cursor', 'payload');
+      expect(after.verify('cursor', fresh)).toBe('payload');
+      expect(before.verify('cursor', fresh)).toBeNull();
+      const [body, mac] = old.split('.');
+      expect(during.verify('cursor', `${body}x.${mac}`)).toBeNull();
+    });
+
+    it('orders keys by version, not by position in the list', () => {
+      const reversed = new NodeSecretKeeper(
+        [
+          { version: 2, key: master },
+          { version: 1, key: older },
+        ],
+        [keyV1],
+      );
+      expect(reversed.fingerprint('p', 'v')).toBe(after.fingerprint('p', 'v'));
+    });
+  });
 });

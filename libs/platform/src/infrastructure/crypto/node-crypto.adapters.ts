@@ -10,7 +10,7 @@ import {
 import { Clock } from '../../application/ports/clock.port';
 import { RandomSource } from '../../application/ports/random-source.port';
 import { SecretKeeper } from '../../application/ports/secret-keeper.port';
-import { EncryptionKey } from '../../config/platform-config';
+import { EncryptionKey, HmacKey } from '../../config/platform-config';
 
 export class SystemClock extends Clock {
   nowMs(): number {
@@ -33,20 +33,23 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /**
- * HMAC fingerprints with per-purpose keys derived by HKDF from one master key, and
- * AES-256-GCM with a versioned key ring: ciphertexts read `v<version>.<iv>.<tag>.<data>`
- * so keys can be rotated by adding a new version and re-encrypting at leisure.
+ * HMAC fingerprints with per-purpose keys derived by HKDF from versioned master keys (the
+ * newest makes, all verify), and AES-256-GCM with a versioned key ring: ciphertexts read
+ * `v<version>.<iv>.<tag>.<data>` so keys can be rotated by adding a new version and
+ * re-encrypting at leisure.
  */
 export class NodeSecretKeeper extends SecretKeeper {
   private readonly derived = new Map<string, Buffer>();
   private readonly keysByVersion: Map<number, Buffer>;
   private readonly currentKey: EncryptionKey;
+  /** Newest first. */
+  private readonly masterKeys: Buffer[];
 
-  constructor(
-    private readonly masterKey: Buffer,
-    encryptionKeys: EncryptionKey[],
-  ) {
+  constructor(masterKeys: Buffer | HmacKey[], encryptionKeys: EncryptionKey[]) {
     super();
+    const versions = Buffer.isBuffer(masterKeys) ? [{ version: 1, key: masterKeys }] : masterKeys;
+    if (versions.length === 0) throw new Error('At least one HMAC key is required');
+    this.masterKeys = [...versions].sort((a, b) => b.version - a.version).map((entry) => entry.key);
     if (encryptionKeys.length === 0) throw new Error('At least one encryption key is required');
     this.keysByVersion = new Map(encryptionKeys.map((entry) => [entry.version, entry.key]));
     this.currentKey = encryptionKeys[encryptionKeys.length - 1];
@@ -54,6 +57,12 @@ export class NodeSecretKeeper extends SecretKeeper {
 
   fingerprint(purpose: string, value: string): string {
     return createHmac('sha256', this.keyFor(purpose)).update(value, 'utf8').digest('hex');
+  }
+
+  fingerprints(purpose: string, value: string): string[] {
+    return this.masterKeys.map((_key, index) =>
+      createHmac('sha256', this.keyFor(purpose, index)).update(value, 'utf8').digest('hex'),
+    );
   }
 
   equal(a: string, b: string): boolean {
@@ -104,18 +113,25 @@ export class NodeSecretKeeper extends SecretKeeper {
     const dot = token.indexOf('.');
     if (dot <= 0 || dot !== token.lastIndexOf('.')) return null;
     const body = token.slice(0, dot);
-    const expected = createHmac('sha256', this.keyFor(`sign:${purpose}`))
-      .update(body)
-      .digest('base64url');
-    if (!this.equal(expected, token.slice(dot + 1))) return null;
-    return Buffer.from(body, 'base64url').toString('utf8');
+    const mac = token.slice(dot + 1);
+    // Every version is compared (no early exit): the time taken does not say which matched.
+    let valid = false;
+    for (let index = 0; index < this.masterKeys.length; index += 1) {
+      const expected = createHmac('sha256', this.keyFor(`sign:${purpose}`, index))
+        .update(body)
+        .digest('base64url');
+      valid = this.equal(expected, mac) || valid;
+    }
+    return valid ? Buffer.from(body, 'base64url').toString('utf8') : null;
   }
 
-  private keyFor(purpose: string): Buffer {
-    let key = this.derived.get(purpose);
+  /** The key for `purpose` derived from the master key `index` (0: the newest). */
+  private keyFor(purpose: string, index = 0): Buffer {
+    const cacheKey = `${index}\u0000${purpose}`;
+    let key = this.derived.get(cacheKey);
     if (!key) {
-      key = Buffer.from(hkdfSync('sha256', this.masterKey, Buffer.alloc(0), purpose, 32));
-      this.derived.set(purpose, key);
+      key = Buffer.from(hkdfSync('sha256', this.masterKeys[index], Buffer.alloc(0), purpose, 32));
+      this.derived.set(cacheKey, key);
     }
     return key;
   }

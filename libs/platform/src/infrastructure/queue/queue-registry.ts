@@ -61,7 +61,8 @@ export class QueueRegistry {
     // A BullMQ worker needs no Queue object: one is opened only where jobs are added.
     if (this.inProcess) return (this.jobQueue(name) as InProcessJobQueue).process(handler, options);
     const worker = new Worker<T>(name, (job) => handler(job as QueuedJob<T>), {
-      connection: this.workerConnectionOptions(name),
+      connection: this.connections.queueConnection(`worker:${name}`),
+      prefix: this.connections.queuePrefix,
       concurrency: options.concurrency,
       ...(options.lockDurationMs
         ? {
@@ -85,8 +86,9 @@ export class QueueRegistry {
     return this.bullmqQueue(name).queue;
   }
 
-  workerConnectionOptions(name: string) {
-    return this.connections.queueConnectionOptions(`worker:${name}`);
+  /** BullMQ's key prefix: queues and workers must agree on it (a hash tag in a cluster). */
+  get prefix(): string {
+    return this.connections.queuePrefix;
   }
 
   opened(): JobQueue[] {
@@ -104,10 +106,10 @@ export class QueueRegistry {
     let wrapper = this.bullmq.get(name);
     if (!wrapper) {
       const queue = new Queue(name, {
-        connection: {
-          ...this.connections.queueConnectionOptions(`queue:${name}`),
+        connection: this.connections.queueConnection(`queue:${name}`, {
           enableOfflineQueue: false,
-        },
+        }),
+        prefix: this.connections.queuePrefix,
       });
       queue.on('error', () => undefined);
       wrapper = new BullmqJobQueue(queue);

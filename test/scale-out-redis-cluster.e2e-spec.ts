@@ -1,0 +1,188 @@
+import { QueueRegistry } from '@app/platform';
+import {
+  createTestUser,
+  spawnApi,
+  SpawnedProcess,
+  startApi,
+  TestApi,
+  TestUser,
+} from '@test/support/api';
+import { spawnWorker, WorkerProcess } from '@test/support/delivery';
+import { RedisCluster, until } from '@test/support/redis-topologies';
+import {
+  addSms,
+  enableTotp,
+  failureState,
+  forgetRecentSms,
+  outboxCount,
+  readCode,
+  testPhone,
+  totpCode,
+} from '@test/support/tfa';
+
+/**
+ * The service on a real Redis Cluster of 3 masters (made by `redis-cli --cluster create`):
+ * two api processes and two worker processes share it. Every guarantee that rests on Redis
+ * holds as on one server: rate limits, single use, lockout, exactly-once delivery.
+ */
+const PARALLEL = 50;
+
+describe('on a Redis Cluster of 3 masters, with 2 api and 2 worker processes', () => {
+  let cluster: RedisCluster;
+  let setup: TestApi;
+  let replicas: SpawnedProcess[] = [];
+  let workers: WorkerProcess[] = [];
+  let commandsBefore: number[];
+
+  beforeAll(async () => {
+    cluster = await RedisCluster.start(3);
+    commandsBefore = await cluster.commandsPerNode();
+    const env = { REDIS_CLUSTER_NODES: cluster.nodesSetting, RUN_WORKER: 'false' };
+    // `setup` prepares users and methods; the requests under test go to the two replicas.
+    setup = await startApi(env);
+    replicas = await Promise.all([
+      spawnApi({ ...env, RATE_LIMITS: 'on' }),
+      spawnApi({ ...env, RATE_LIMITS: 'on' }),
+    ]);
+    workers = await Promise.all([spawnWorker(env), spawnWorker(env)]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([
+      ...replicas.map((replica) => replica.stop()),
+      ...workers.map((worker) => worker.kill('SIGTERM')),
+    ]);
+    await setup?.close();
+    await cluster?.stop();
+  });
+
+  /** `count` requests released together, alternating between the two api processes. */
+  const together = (count: number, path: string, auth: Record<string, string>, body: unknown) =>
+    Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        fetch(`${replicas[i % 2].url}${path}`, {
+          method: 'POST',
+          headers: { ...auth, 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        }).then(async (response) => ({
+          status: response.status,
+          body: (await response.json()) as Record<string, unknown>,
+        })),
+      ),
+    );
+  const admitted = (responses: Array<{ status: number }>, status = 200) =>
+    responses.filter((response) => response.status === status).length;
+  const noServerErrors = (responses: Array<{ status: number }>) =>
+    expect(responses.filter((response) => response.status >= 500)).toEqual([]);
+
+  it('rate limit: of 30 parallel unlist calls exactly 1 is admitted', async () => {
+    const user = await createTestUser(setup);
+    const responses = await together(30, '/api/v0/volumes/unlist', user.auth, { id: 987654 });
+    noServerErrors(responses);
+    expect(responses.filter((response) => response.status !== 429)).toHaveLength(1);
+  });
+
+  it('one backup code, 50 parallel logins: exactly 1 succeeds', async () => {
+    const user = await createTestUser(setup);
+    const totp = await enableTotp(setup, user);
+    const responses = await together(PARALLEL, '/api/v0/tfa/', user.auth, {
+      backup_code: totp.backupCodes[0],
+    });
+    noServerErrors(responses);
+    expect(admitted(responses)).toBe(1);
+  });
+
+  it('one TOTP code, 50 parallel logins: exactly 1 succeeds', async () => {
+    const user = await createTestUser(setup);
+    const totp = await enableTotp(setup, user);
+    const responses = await together(PARALLEL, '/api/v0/tfa/', user.auth, {
+      tfa_method: 'totp',
+      code: totpCode(totp.secret),
+      tfa_method_id: totp.methodId,
+    });
+    noServerErrors(responses);
+    expect(admitted(responses)).toBe(1);
+  });
+
+  it('one email code, 50 parallel logins: exactly 1 succeeds', async () => {
+    const user = await createTestUser(setup);
+    await enableTotp(setup, user);
+    const [sent] = await together(1, '/api/v0/tfa/email/', user.auth, {});
+    expect(sent.status).toBe(200);
+    const code = await readCode(setup, user.email);
+    const responses = await together(PARALLEL, '/api/v0/tfa/', user.auth, {
+      tfa_method: 'email',
+      code,
+      secret: sent.body.secret,
+    });
+    noServerErrors(responses);
+    expect(admitted(responses)).toBe(1);
+  });
+
+  it('one SMS code, 50 parallel logins: exactly 1 succeeds', async () => {
+    const user = await createTestUser(setup);
+    const phone = testPhone();
+    const sms = await addSms(setup, user, phone);
+    await forgetRecentSms(setup, user.id);
+    const [sent] = await together(1, '/api/v0/tfa/sms/', user.auth, {
+      tfa_method_id: sms.methodId,
+    });
+    expect(sent.status).toBe(200);
+    const code = await readCode(setup, phone);
+    const responses = await together(PARALLEL, '/api/v0/tfa/', user.auth, {
+      tfa_method: 'sms',
+      code,
+      secret: sent.body.secret,
+    });
+    noServerErrors(responses);
+    expect(admitted(responses)).toBe(1);
+  });
+
+  it('50 parallel wrong codes: exactly 5 failures are counted, then the method is locked', async () => {
+    const user = await createTestUser(setup);
+    const totp = await enableTotp(setup, user);
+    const wrong = String((Number(totpCode(totp.secret)) + 1) % 1_000_000).padStart(6, '0');
+    const responses = await together(PARALLEL, '/api/v0/tfa/', user.auth, {
+      tfa_method: 'totp',
+      code: wrong,
+    });
+    noServerErrors(responses);
+    expect(admitted(responses, 400) + admitted(responses, 429)).toBe(PARALLEL);
+    expect((await failureState(setup, user.id, 'totp')).failCount).toBe(5);
+  });
+
+  it('30 codes requested through both api processes are each delivered exactly once by the 2 workers', async () => {
+    const users: TestUser[] = await Promise.all(
+      Array.from({ length: 30 }, () => createTestUser(setup)),
+    );
+    const phones = users.map(() => testPhone());
+    const responses = await Promise.all(
+      users.map((user, i) =>
+        fetch(`${replicas[i % 2].url}/api/v0/tfa/sms/`, {
+          method: 'POST',
+          headers: { ...user.auth, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ phone_number: phones[i] }),
+        }),
+      ),
+    );
+    expect(responses.map((response) => response.status)).toEqual(users.map(() => 200));
+    await until('every code reached the outbox', async () =>
+      (await Promise.all(phones.map((phone) => outboxCount(setup, phone)))).every((n) => n >= 1),
+    );
+    const queue = setup.app.get(QueueRegistry).get('code-delivery');
+    await until('the delivery queue is drained', async () => {
+      const counts = await queue.getJobCounts('active', 'wait', 'delayed');
+      return Object.values(counts).every((count) => count === 0);
+    });
+    expect(await Promise.all(phones.map((phone) => outboxCount(setup, phone)))).toEqual(
+      phones.map(() => 1),
+    );
+  });
+
+  it('spreads the work over all 3 masters', async () => {
+    const after = await cluster.commandsPerNode();
+    // Far more than the handful of commands a master answers on its own (cluster gossip is
+    // on the bus port, not counted here): every master served the service's keys.
+    after.forEach((count, i) => expect(count - commandsBefore[i]).toBeGreaterThan(100));
+  });
+});

@@ -1,0 +1,265 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import Redis from 'ioredis';
+import { freePort } from './own-redis';
+
+/**
+ * Real Redis topologies started by the tests themselves from the `redis-server` and
+ * `redis-cli` binaries: a Redis Cluster of masters, and a master with a replica watched by
+ * three Sentinels. Each lives in a temporary directory and is torn down completely.
+ */
+
+const run = promisify(execFile);
+
+/** Polls `probe` until it returns true (bounded); throws with `what` when it never does. */
+export async function until(
+  what: string,
+  probe: () => Promise<boolean>,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let pause = 20; Date.now() < deadline; pause = Math.min(pause * 2, 250)) {
+    if (await probe().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}
+
+/** One redis-server process on a loopback port. */
+class RedisProcess {
+  private child: ChildProcess | null = null;
+
+  constructor(
+    readonly port: number,
+    private readonly args: string[],
+  ) {}
+
+  get running(): boolean {
+    return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  async start(): Promise<void> {
+    this.child = spawn('redis-server', this.args, { stdio: 'ignore' });
+    await until(`redis-server :${this.port} answers`, () => this.command(['PING']).then(Boolean));
+  }
+
+  /** One command on a short-lived connection (a probe, never the code under test). */
+  async command(args: string[]): Promise<unknown> {
+    const client = new Redis({
+      host: '127.0.0.1',
+      port: this.port,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      connectTimeout: 1_000,
+    });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      return await client.call(args[0], ...args.slice(1));
+    } finally {
+      client.disconnect();
+    }
+  }
+
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || !this.running) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  }
+}
+
+/**
+ * A free port whose cluster bus port (port + 10000) is free as well.
+ */
+async function freeClusterPort(taken: Set<number>): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (port + 10_000 > 65_535 || taken.has(port)) continue;
+    const bus = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port + 10_000, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (bus) {
+      taken.add(port);
+      return port;
+    }
+  }
+}
+
+/** A Redis Cluster of `masters` masters without replicas, made by `redis-cli --cluster create`. */
+export class RedisCluster {
+  private constructor(
+    private readonly dir: string,
+    private readonly nodes: RedisProcess[],
+  ) {}
+
+  static async start(masters = 3): Promise<RedisCluster> {
+    const dir = await mkdtemp(join(tmpdir(), 'redis-cluster-'));
+    const taken = new Set<number>();
+    const nodes: RedisProcess[] = [];
+    for (let i = 0; i < masters; i += 1) {
+      const port = await freeClusterPort(taken);
+      nodes.push(
+        new RedisProcess(port, [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          join(dir, `nodes-${port}.conf`),
+          '--cluster-node-timeout',
+          '2000',
+          '--dir',
+          dir,
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+        ]),
+      );
+    }
+    const cluster = new RedisCluster(dir, nodes);
+    try {
+      await Promise.all(nodes.map((node) => node.start()));
+      await run('redis-cli', [
+        '--cluster',
+        'create',
+        ...nodes.map((node) => `127.0.0.1:${node.port}`),
+        '--cluster-replicas',
+        '0',
+        '--cluster-yes',
+      ]);
+      await until('every node reports cluster_state:ok', async () => {
+        const states = await Promise.all(nodes.map((node) => node.command(['CLUSTER', 'INFO'])));
+        return states.every((info) => String(info).includes('cluster_state:ok'));
+      });
+    } catch (error) {
+      await cluster.stop();
+      throw error;
+    }
+    return cluster;
+  }
+
+  /** The value of REDIS_CLUSTER_NODES. */
+  get nodesSetting(): string {
+    return this.nodes.map((node) => `127.0.0.1:${node.port}`).join(',');
+  }
+
+  /** Commands each master has processed (INFO stats), to see that all of them serve. */
+  async commandsPerNode(): Promise<number[]> {
+    return Promise.all(
+      this.nodes.map(async (node) => {
+        const info = String(await node.command(['INFO', 'stats']));
+        return Number(/total_commands_processed:(\d+)/.exec(info)?.[1] ?? 0);
+      }),
+    );
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.nodes.map((node) => node.kill()));
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** A master, one replica and three Sentinels (quorum 2) monitoring them as `name`. */
+export class RedisSentinelGroup {
+  readonly name = 'gpumarket';
+
+  private constructor(
+    private readonly dir: string,
+    readonly master: RedisProcess,
+    readonly replica: RedisProcess,
+    private readonly sentinels: RedisProcess[],
+  ) {}
+
+  static async start(): Promise<RedisSentinelGroup> {
+    const dir = await mkdtemp(join(tmpdir(), 'redis-sentinel-'));
+    const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
+    const masterPort = await freePort();
+    const master = new RedisProcess(masterPort, ['--port', String(masterPort), ...common]);
+    const replicaPort = await freePort();
+    const replica = new RedisProcess(replicaPort, [
+      '--port',
+      String(replicaPort),
+      '--replicaof',
+      '127.0.0.1',
+      String(masterPort),
+      ...common,
+    ]);
+    const sentinels: RedisProcess[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const port = await freePort();
+      const config = join(dir, `sentinel-${port}.conf`);
+      await writeFile(
+        config,
+        [
+          `port ${port}`,
+          'bind 127.0.0.1',
+          `dir ${dir}`,
+          `sentinel monitor gpumarket 127.0.0.1 ${masterPort} 2`,
+          'sentinel down-after-milliseconds gpumarket 1000',
+          'sentinel failover-timeout gpumarket 10000',
+          'sentinel parallel-syncs gpumarket 1',
+          '',
+        ].join('\n'),
+      );
+      sentinels.push(new RedisProcess(port, [config, '--sentinel']));
+    }
+    const group = new RedisSentinelGroup(dir, master, replica, sentinels);
+    try {
+      await master.start();
+      await replica.start();
+      await until('the replica is in sync', async () =>
+        String(await replica.command(['INFO', 'replication'])).includes('master_link_status:up'),
+      );
+      await Promise.all(sentinels.map((sentinel) => sentinel.start()));
+      // A failover needs every Sentinel to know the replica and the other Sentinels.
+      await until('the sentinels know the replica and each other', async () => {
+        const views = await Promise.all(
+          sentinels.map(async (sentinel) => ({
+            replicas: (await sentinel.command(['SENTINEL', 'REPLICAS', 'gpumarket'])) as unknown[],
+            peers: (await sentinel.command(['SENTINEL', 'SENTINELS', 'gpumarket'])) as unknown[],
+          })),
+        );
+        return views.every((view) => view.replicas.length === 1 && view.peers.length === 2);
+      });
+    } catch (error) {
+      await group.stop();
+      throw error;
+    }
+    return group;
+  }
+
+  /** The value of REDIS_SENTINELS. */
+  get sentinelsSetting(): string {
+    return this.sentinels.map((sentinel) => `127.0.0.1:${sentinel.port}`).join(',');
+  }
+
+  /** The port the Sentinels currently name as master. */
+  async masterPort(): Promise<number> {
+    const [, port] = (await this.sentinels[0].command([
+      'SENTINEL',
+      'GET-MASTER-ADDR-BY-NAME',
+      this.name,
+    ])) as [string, string];
+    return Number(port);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(
+      [this.master, this.replica, ...this.sentinels].map((process) => process.kill()),
+    );
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
