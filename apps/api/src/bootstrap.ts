@@ -9,6 +9,7 @@ import {
   Environment,
   ErrorEnvelopeDto,
   parseJsonBody,
+  rejectHostileQuery,
   RateLimitedDto,
 } from '@app/platform';
 import { ApiModule } from './api.module';
@@ -40,6 +41,7 @@ export async function createApiApp(
   server.disable('x-powered-by');
   server.set('trust proxy', 'loopback');
   server.use(collapseLeadingSlashes);
+  server.use(rejectHostileQuery);
   server.use(parseJsonBody);
   const app = await NestFactory.create<NestExpressApplication>(
     ApiModule.register({ env }),

@@ -23,6 +23,7 @@ export * from './http/auth.guard';
 export * from './http/rate-limit.guard';
 export * from './http/validation';
 export * from './http/request-middleware';
+export * from './http/hostile-input';
 export * from './infrastructure/database/database-setup';
 export * from './infrastructure/database/transactional-entity-manager';
 export * from './infrastructure/redis/redis-connection.factory';

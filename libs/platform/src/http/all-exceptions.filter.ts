@@ -74,6 +74,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
           ),
         };
       }
+    } else if (isUnstorableInput(exception)) {
+      // A backstop behind the input limits of hostile-input.ts: a value the database refuses
+      // to store is the client's mistake, never a 500.
+      return {
+        status: 400,
+        body: errorBody('Invalid request: a value cannot be stored as given', 'bad_request'),
+      };
     } else if (isConnectionLoss(exception)) {
       this.logger.warn(
         `Dependency connection lost: ${String((exception as { message?: unknown }).message)}`,
@@ -122,6 +129,16 @@ const CONNECTION_LOSS_MESSAGES = new RegExp(
   ].join('|'),
   'i',
 );
+
+/** Invalid byte sequence, untranslatable character, numeric value out of range. */
+const UNSTORABLE_INPUT_CODES = new Set(['22021', '22P05', '22003']);
+
+function isUnstorableInput(exception: unknown): boolean {
+  if (typeof exception !== 'object' || exception === null) return false;
+  const error = exception as { code?: string; driverError?: { code?: string } };
+  const code = error.driverError?.code ?? error.code;
+  return code !== undefined && UNSTORABLE_INPUT_CODES.has(code);
+}
 
 function isConnectionLoss(exception: unknown): boolean {
   // Shape, not instanceof: driver errors may come from another realm (e.g. under jest).

@@ -1,5 +1,6 @@
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { errorBody, sendEnvelope } from './error-envelope';
+import { jsonBodyProblem, queryProblem } from './hostile-input';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -10,6 +11,16 @@ export const MAX_BODY_BYTES = 64 * 1024;
  */
 export const collapseLeadingSlashes: RequestHandler = (request, _response, next) => {
   if (request.url.startsWith('//')) request.url = request.url.replace(/^\/{2,}/, '/');
+  next();
+};
+
+/**
+ * Query values reach the same code as bodies (filters, cursors, ids): control characters
+ * are refused before routing, on every route. See hostile-input.ts.
+ */
+export const rejectHostileQuery: RequestHandler = (request, response, next) => {
+  const problem = queryProblem(request.url);
+  if (problem) return reject(response, problem);
   next();
 };
 
@@ -26,7 +37,8 @@ function reject(response: Response, msg: string): void {
 }
 
 /**
- * JSON bodies only, at most 64 KiB, and always an object. Body parser failures are
+ * JSON bodies only, at most 64 KiB, always an object, within the shape limits of
+ * hostile-input.ts. Body parser failures are
  * answered here in the spec's envelope, before they could reach Express's HTML handler.
  */
 export const parseJsonBody: RequestHandler = (
@@ -64,6 +76,9 @@ export const parseJsonBody: RequestHandler = (
       request.body = {};
     } else if (typeof body !== 'object' || Array.isArray(body)) {
       return reject(response, 'Request body must be a JSON object');
+    } else {
+      const problem = jsonBodyProblem(body);
+      if (problem) return reject(response, problem);
     }
     next();
   });
