@@ -14,6 +14,8 @@ export interface ApiRequest {
   path: string;
   query?: Record<string, QueryValue>;
   body?: unknown;
+  /** Send this Bearer key instead of the resolved one, with no session fallback (logout). */
+  key?: string;
 }
 
 export interface ApiClientOptions {
@@ -54,6 +56,7 @@ export class ApiClient {
   }
 
   async request<T = Record<string, unknown>>(request: ApiRequest): Promise<T> {
+    if (request.key !== undefined) return this.withRetries<T>(request);
     try {
       return await this.withRetries<T>(request);
     } catch (error) {
@@ -99,7 +102,7 @@ export class ApiClient {
       this.explain(request, url, payload, attempt);
       let response: Response;
       try {
-        response = await this.send(request.method, url, payload);
+        response = await this.send(request.method, url, payload, request.key);
       } catch (error) {
         const wait = retryDelay(policy, attempt, {}, io.now());
         const reason = connectionFailureText(error);
@@ -141,12 +144,13 @@ export class ApiClient {
     method: HttpMethod,
     url: string,
     payload: string | undefined,
+    key = this.key.key,
   ): Promise<Response> {
     const headers: Record<string, string> = {
       Accept: 'application/json',
       'User-Agent': 'gpumkt',
     };
-    if (this.key.key !== undefined) headers.Authorization = `Bearer ${this.key.key}`;
+    if (key !== undefined) headers.Authorization = `Bearer ${key}`;
     if (payload !== undefined) headers['Content-Type'] = 'application/json';
     return this.fetchImpl(url, {
       method,
@@ -175,9 +179,11 @@ export class ApiClient {
     }
     if (payload !== undefined) lines.push(`  body ${this.redact(payload)}`);
     lines.push(
-      this.key.key === undefined
-        ? '  no Authorization header (no key found)'
-        : `  Authorization: Bearer <redacted> (key from ${describeKeySource(this.key)})`,
+      request.key !== undefined
+        ? '  Authorization: Bearer <redacted> (the saved 2FA session key)'
+        : this.key.key === undefined
+          ? '  no Authorization header (no key found)'
+          : `  Authorization: Bearer <redacted> (key from ${describeKeySource(this.key)})`,
     );
     this.options.io.stderr.write(lines.map((line) => `[explain] ${line}\n`).join(''));
   }

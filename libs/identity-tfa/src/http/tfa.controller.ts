@@ -132,6 +132,7 @@ export class TfaController {
       userId: requirePersonalUserId(principal),
       factor: factorOf(body),
       targetId: body.target_id,
+      keepSessionId: ownSessionId(principal),
     });
     return result.disabled
       ? { success: true, msg: MSG.disabled }
@@ -272,7 +273,13 @@ export class TfaController {
     const codes = await this.regenerate.execute({
       userId: requirePersonalUserId(principal),
       factor: factorOf(body),
+      keepSessionId: ownSessionId(principal),
     });
     return { success: true, msg: MSG.regenerated, backup_codes: codes };
   }
+}
+
+/** The session the caller authenticated with, if any: a 2FA change never logs out its author. */
+function ownSessionId(principal: Principal): number | undefined {
+  return principal.credentialKind === 'session' ? principal.credentialId : undefined;
 }
