@@ -11,6 +11,7 @@ import {
   loadPlatformConfig,
   PlatformModule,
   RateLimitGuard,
+  WriteConcurrencyGuard,
 } from '@app/platform';
 import { DrainOnShutdown } from './drain-on-shutdown';
 
@@ -39,6 +40,7 @@ export class ApiModule {
         // Order matters: the rate limit keys on the principal that authentication resolves.
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useClass: WriteConcurrencyGuard },
         DrainOnShutdown,
       ],
     };

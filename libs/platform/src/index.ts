@@ -21,6 +21,7 @@ export * from './http/all-exceptions.filter';
 export * from './http/route-policy.decorators';
 export * from './http/auth.guard';
 export * from './http/rate-limit.guard';
+export * from './http/write-concurrency.guard';
 export * from './http/validation';
 export * from './http/request-middleware';
 export * from './http/hostile-input';

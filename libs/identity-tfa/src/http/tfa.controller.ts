@@ -3,7 +3,7 @@ import { PersonalContextGuard } from './personal-context.guard';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { presentUser, setSessionCookie } from '@app/accounts';
-import { CurrentPrincipal, Principal, SecretOrBearer } from '@app/platform';
+import { CapConcurrency, CurrentPrincipal, Principal, SecretOrBearer } from '@app/platform';
 import { CompleteLoginUseCase } from '../application/complete-login.use-case';
 import { ConfirmMethodAuthorizationUseCase } from '../application/confirm-method-authorization.use-case';
 import { GetTfaStatusUseCase } from '../application/get-tfa-status.use-case';
@@ -245,6 +245,7 @@ export class TfaController {
   }
 
   @Put('update')
+  @CapConcurrency('tfa_update')
   @ApiOperation({ summary: 'Change the label or primary flag of a method' })
   @ApiOkResponse({ type: MethodUpdatedResponseDto })
   @ApiTfaErrors(...TFA_ROUTE_ERRORS.updateMethod)

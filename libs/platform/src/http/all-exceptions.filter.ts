@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { DomainError, RateLimitedError } from '../domain/domain-error';
+import { DomainError, RateLimitedError, TooManyInFlightError } from '../domain/domain-error';
+import { POOL_WAIT_TIMEOUT_MESSAGE } from '../infrastructure/database/database-setup';
 import { ErrorCatalog } from './error-catalog';
 import { ErrorEnvelope, errorBody, sendEnvelope } from './error-envelope';
 
@@ -31,7 +32,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 
   toEnvelope(exception: unknown, request: Request): ErrorEnvelope {
-    if (exception instanceof RateLimitedError) {
+    if (exception instanceof RateLimitedError || exception instanceof TooManyInFlightError) {
       return {
         status: 429,
         body: { detail: exception.message },
@@ -81,6 +82,17 @@ export class AllExceptionsFilter implements ExceptionFilter {
         status: 400,
         body: errorBody('Invalid request: a value cannot be stored as given', 'bad_request'),
       };
+    } else if (isDatabaseSaturated(exception)) {
+      // No pooled connection within DATABASE_POOL_WAIT_MS, or a statement or lock wait past
+      // its bound: load, not a bug. The client may retry after a short pause.
+      this.logger.warn(
+        `Database saturated: ${String((exception as { message?: unknown }).message)}`,
+      );
+      return {
+        status: 503,
+        body: errorBody('The database is busy; retry shortly.', 'service_unavailable'),
+        headers: { 'Retry-After': '1' },
+      };
     } else if (isConnectionLoss(exception)) {
       this.logger.warn(
         `Dependency connection lost: ${String((exception as { message?: unknown }).message)}`,
@@ -88,6 +100,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return {
         status: 503,
         body: errorBody('A backing service is unavailable; retry shortly.', 'service_unavailable'),
+        headers: { 'Retry-After': '1' },
       };
     } else {
       this.logger.error(
@@ -129,6 +142,19 @@ const CONNECTION_LOSS_MESSAGES = new RegExp(
   ].join('|'),
   'i',
 );
+
+/** query_canceled (statement_timeout) and lock_not_available (lock_timeout). */
+const SATURATION_CODES = new Set(['57014', '55P03']);
+
+function isDatabaseSaturated(exception: unknown): boolean {
+  if (typeof exception !== 'object' || exception === null) return false;
+  const error = exception as { message?: unknown; code?: string; driverError?: { code?: string } };
+  const code = error.driverError?.code ?? error.code;
+  return (
+    (code !== undefined && SATURATION_CODES.has(code)) ||
+    (typeof error.message === 'string' && error.message.includes(POOL_WAIT_TIMEOUT_MESSAGE))
+  );
+}
 
 /** Invalid byte sequence, untranslatable character, numeric value out of range. */
 const UNSTORABLE_INPUT_CODES = new Set(['22021', '22P05', '22003']);
