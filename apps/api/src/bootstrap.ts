@@ -1,5 +1,5 @@
 import { NestFactory } from '@nestjs/core';
-import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
+import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
 import { Logger } from 'nestjs-pino';
@@ -8,11 +8,13 @@ import {
   documentErrorEnvelope,
   Environment,
   ErrorEnvelopeDto,
+  loadPlatformConfig,
   parseJsonBody,
   rejectHostileQuery,
   RateLimitedDto,
 } from '@app/platform';
 import { ApiModule } from './api.module';
+import { LimitedExpressAdapter } from './connection-limits';
 
 export const OPENAPI_JSON_PATH = 'api/v0/openapi.json';
 
@@ -45,7 +47,7 @@ export async function createApiApp(
   server.use(parseJsonBody);
   const app = await NestFactory.create<NestExpressApplication>(
     ApiModule.register({ env }),
-    new ExpressAdapter(server),
+    new LimitedExpressAdapter(server, loadPlatformConfig(env).http),
     {
       bodyParser: false,
       bufferLogs: true,

@@ -26,7 +26,10 @@ export interface HttpServerLimits {
   requestTimeoutMs: number;
   /** How long an idle keep-alive connection stays open. */
   keepAliveTimeoutMs: number;
-  /** Open connections in total, and from one client address (0 = no limit). */
+  /**
+   * Open connections in total (0 = 80% of the open-file limit, at most 10,000) and from one
+   * client address (0 = no limit).
+   */
   maxConnections: number;
   maxConnectionsPerAddress: number;
 }
@@ -117,7 +120,7 @@ export function loadPlatformConfig(env: Environment): PlatformConfig {
     headersTimeoutMs: read.integer('HTTP_HEADERS_TIMEOUT_MS', 10_000, 1_000),
     requestTimeoutMs: read.integer('HTTP_REQUEST_TIMEOUT_MS', 30_000, 1_000),
     keepAliveTimeoutMs: read.integer('HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 1),
-    maxConnections: read.integer('HTTP_MAX_CONNECTIONS', 10_000, 0),
+    maxConnections: read.integer('HTTP_MAX_CONNECTIONS', 0, 0),
     maxConnectionsPerAddress: read.integer('HTTP_MAX_CONNECTIONS_PER_ADDRESS', 256, 0),
   };
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs)
