@@ -14,12 +14,19 @@ async function main(): Promise<void> {
   if (runtime.embedded) console.warn(EMBEDDED_BANNER);
   const config = loadPlatformConfig(runtime.env);
   const app = await createApiApp(runtime.env);
-  closeOnSignals({
-    close: async (signal?: string) => {
-      await (app as { close(signal?: string): Promise<void> }).close(signal);
-      await runtime.stop();
+  closeOnSignals(
+    {
+      close: async (signal?: string) => {
+        await (app as { close(signal?: string): Promise<void> }).close(signal);
+        await runtime.stop();
+      },
     },
-  });
+    {
+      // The grace period (SIGTERM only, see DrainOnShutdown), then the bounded rest.
+      deadlineMs: (signal) =>
+        (signal === 'SIGTERM' ? config.shutdownGraceMs : 0) + config.shutdownTimeoutMs,
+    },
+  );
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;

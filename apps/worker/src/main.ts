@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { closeOnSignals, ConfigError } from '@app/platform';
+import { closeOnSignals, ConfigError, PlatformConfig } from '@app/platform';
 import { WorkerModule } from './worker.module';
 
 async function main(): Promise<void> {
@@ -9,8 +9,9 @@ async function main(): Promise<void> {
     bufferLogs: true,
   });
   app.useLogger(app.get(Logger));
-  // SIGTERM: stop taking jobs, let the running ones finish, then exit.
-  closeOnSignals(app);
+  // SIGTERM: stop taking jobs, let the running ones finish, then exit (bounded).
+  const { shutdownTimeoutMs } = app.get(PlatformConfig);
+  closeOnSignals(app, { deadlineMs: () => shutdownTimeoutMs });
   await app.init();
   process.stdout.write(`${JSON.stringify({ msg: 'worker started' })}\n`);
 }

@@ -151,7 +151,12 @@ export class PlatformModule implements NestModule, OnModuleInit, OnApplicationSh
           provide: QueueRegistry,
           inject: [RedisConnectionFactory],
           useFactory: (factory: RedisConnectionFactory) =>
-            new QueueRegistry(factory, config.embedded),
+            // A worker's close gets most of the shutdown bound; queues and Redis the rest.
+            new QueueRegistry(
+              factory,
+              config.embedded,
+              Math.max(500, config.shutdownTimeoutMs - 5_000),
+            ),
         },
         Lifecycle,
         ErrorCatalog,

@@ -58,6 +58,8 @@ export class PlatformConfig {
   /** True when the secrets are the built-in development values. */
   usingDevelopmentSecrets: boolean;
   shutdownGraceMs: number;
+  /** After the grace period, the longest the rest of the shutdown may take. */
+  shutdownTimeoutMs: number;
   /** Development-only embedded mode: PGlite and in-process Redis and queue. */
   embedded: boolean;
   /** Database pressure bounds; see README "Configuration" and docs/decisions.md. */
@@ -108,6 +110,7 @@ export function loadPlatformConfig(env: Environment): PlatformConfig {
   );
   // 3 api replicas + 2 workers x 10 = 50 of a default server's 100 connections: room for
   // operators, migrations and a rolling deploy's extra replica (docs/decisions.md).
+  config.shutdownTimeoutMs = read.integer('SHUTDOWN_TIMEOUT_MS', 15_000, 1_000);
   config.database = {
     poolMax: read.integer('DATABASE_POOL_MAX', 10, 1, 1000),
     poolWaitMs: read.integer('DATABASE_POOL_WAIT_MS', 2_000, 1, 60_000),
