@@ -26,8 +26,10 @@ describe('connection floods', () => {
   beforeAll(async () => {
     api = await spawnApi({
       HTTP_MAX_CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS),
-      HTTP_HEADERS_TIMEOUT_MS: '4000',
-      HTTP_REQUEST_TIMEOUT_MS: '8000',
+      // Long enough that the held connections outlast the refusals and the other client's
+      // requests on a loaded machine; the last step waits for it to cut them.
+      HTTP_HEADERS_TIMEOUT_MS: '15000',
+      HTTP_REQUEST_TIMEOUT_MS: '20000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
       SHUTDOWN_GRACE_MS: '0',
     });

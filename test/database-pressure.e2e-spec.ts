@@ -21,7 +21,7 @@ describe('database pressure', () => {
       DATABASE_POOL_MAX: '3',
       DATABASE_POOL_WAIT_MS: '300',
       DATABASE_STATEMENT_TIMEOUT_MS: '20000',
-      DATABASE_LOCK_TIMEOUT_MS: '1500',
+      DATABASE_LOCK_TIMEOUT_MS: '4000',
       WRITE_CONCURRENCY_PER_USER: '1',
     });
     alice = await createTestUser(api);
@@ -82,7 +82,7 @@ describe('database pressure', () => {
         expect(await runner.query('SHOW statement_timeout')).toEqual([
           { statement_timeout: '20s' },
         ]);
-        expect(await runner.query('SHOW lock_timeout')).toEqual([{ lock_timeout: '1500ms' }]);
+        expect(await runner.query('SHOW lock_timeout')).toEqual([{ lock_timeout: '4s' }]);
       }
     } finally {
       await Promise.all(runners.map((runner) => runner.release()));
@@ -144,11 +144,13 @@ describe('database pressure', () => {
       first = update(alice, mine, 3).then((response) => response);
       await untilSomeoneWaitsOnALock();
 
-      for (const call of [
+      // Refusals are answered after their Retry-After second; sent together, so the held
+      // request is still waiting on its lock when they come back.
+      const refusals = await Promise.all([
         update(alice, other, 4),
         api.http().delete(`/api/v0/endptjobs/${other}/`).set(alice.auth).send({}),
-      ]) {
-        const refused = await call;
+      ]);
+      for (const refused of refusals) {
         expect(refused.status).toBe(429);
         expect(refused.headers['retry-after']).toBe('1');
         expect(refused.body).toEqual({
@@ -190,6 +192,66 @@ describe('database pressure', () => {
     }
     expect((await first).status).toBe(200);
     expect((await rename('after')).status).toBe(200);
+  });
+
+  describe('requests in flight per credential', () => {
+    let capped: TestApi;
+
+    beforeAll(async () => {
+      capped = await startApi({ REQUESTS_IN_FLIGHT_PER_KEY: '2', WRITE_CONCURRENCY_PER_USER: '0' });
+    });
+    afterAll(() => capped.close());
+
+    it('holds one key to its cap on every route before looking it up; other keys go on', async () => {
+      const user = await createTestUser(capped);
+      const other = await createTestUser(capped);
+      const groups: number[] = [];
+      for (const name of ['held-1', 'held-2']) {
+        const created = await capped
+          .http()
+          .post('/api/v0/endptjobs/')
+          .set(user.auth)
+          .send({ endpoint_name: name });
+        groups.push(created.body.result as number);
+      }
+      const release = await lockRows(
+        `SELECT 1 FROM endpoint_groups WHERE id = ANY($1) FOR UPDATE`,
+        [groups],
+      );
+      let held: Array<Promise<{ status: number }>> = [];
+      try {
+        held = groups.map((id) =>
+          capped
+            .http()
+            .put(`/api/v0/endptjobs/${id}/`)
+            .set(user.auth)
+            .send({ min_load: 2 })
+            .then((response) => response),
+        );
+        const probe = capped.app.get(DataSource);
+        for (;;) {
+          const [row] = await probe.query(
+            `SELECT count(*)::int AS waiting FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          );
+          if (row.waiting >= 2) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        const refused = await capped.http().get('/api/v0/users/current/').set(user.auth);
+        expect(refused.status).toBe(429);
+        expect(refused.headers['retry-after']).toBe('1');
+        expect(refused.body).toEqual({
+          detail: 'Too many concurrent requests: at most 2 at a time per API key; retry shortly',
+        });
+        expect((await capped.http().get('/api/v0/users/current/').set(other.auth)).status).toBe(
+          200,
+        );
+      } finally {
+        await release();
+      }
+      expect((await Promise.all(held)).map((response) => response.status)).toEqual([200, 200]);
+      expect((await capped.http().get('/api/v0/users/current/').set(user.auth)).status).toBe(200);
+    });
   });
 
   describe('pool budget at start', () => {

@@ -4,6 +4,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
 import { Logger } from 'nestjs-pino';
 import {
+  capInFlightPerCredential,
   collapseLeadingSlashes,
   documentErrorEnvelope,
   Environment,
@@ -42,12 +43,15 @@ export async function createApiApp(
   const server = express();
   server.disable('x-powered-by');
   server.set('trust proxy', 'loopback');
+  const config = loadPlatformConfig(env);
+  // First: a flood of one credential is turned away before it costs anything else.
+  server.use(capInFlightPerCredential(config.requestsInFlightPerKey));
   server.use(collapseLeadingSlashes);
   server.use(rejectHostileQuery);
   server.use(parseJsonBody);
   const app = await NestFactory.create<NestExpressApplication>(
     ApiModule.register({ env }),
-    new LimitedExpressAdapter(server, loadPlatformConfig(env).http),
+    new LimitedExpressAdapter(server, config.http),
     {
       bodyParser: false,
       bufferLogs: true,

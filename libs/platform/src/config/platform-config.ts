@@ -66,6 +66,8 @@ export class PlatformConfig {
   database: DatabaseLimits;
   /** Per-user in-flight cap of the writes one user can flood (0 = off), per process. */
   writeConcurrencyPerUser: number;
+  /** Per-credential in-flight cap on every route (0 = off), per process. */
+  requestsInFlightPerKey: number;
   /** Limits on what one client can hold open; see README "Configuration". */
   http: HttpServerLimits;
 
@@ -119,6 +121,7 @@ export function loadPlatformConfig(env: Environment): PlatformConfig {
     processes: read.integer('DATABASE_POOL_PROCESSES', 5, 1, 10_000),
   };
   config.writeConcurrencyPerUser = read.integer('WRITE_CONCURRENCY_PER_USER', 2, 0, 1000);
+  config.requestsInFlightPerKey = read.integer('REQUESTS_IN_FLIGHT_PER_KEY', 64, 0, 100_000);
   config.http = {
     headersTimeoutMs: read.integer('HTTP_HEADERS_TIMEOUT_MS', 10_000, 1_000),
     requestTimeoutMs: read.integer('HTTP_REQUEST_TIMEOUT_MS', 30_000, 1_000),

@@ -4,6 +4,7 @@ import { DomainError, RateLimitedError, TooManyInFlightError } from '../domain/d
 import { POOL_WAIT_TIMEOUT_MESSAGE } from '../infrastructure/database/database-setup';
 import { ErrorCatalog } from './error-catalog';
 import { ErrorEnvelope, errorBody, sendEnvelope } from './error-envelope';
+import { answerLater } from './request-middleware';
 
 const HTTP_STATUS_CODES: Record<number, string> = {
   400: 'bad_request',
@@ -28,7 +29,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
-    sendEnvelope(http.getResponse<Response>(), this.toEnvelope(exception, request));
+    const response = http.getResponse<Response>();
+    const envelope = this.toEnvelope(exception, request);
+    // Too many in flight: answered after its Retry-After, so ignoring it cannot busy-loop.
+    if (exception instanceof TooManyInFlightError)
+      return answerLater(response, () => sendEnvelope(response, envelope));
+    sendEnvelope(response, envelope);
   }
 
   toEnvelope(exception: unknown, request: Request): ErrorEnvelope {

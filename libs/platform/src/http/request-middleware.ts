@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { errorBody, sendEnvelope } from './error-envelope';
 import { jsonBodyProblem, queryProblem } from './hostile-input';
@@ -83,3 +84,50 @@ export const parseJsonBody: RequestHandler = (
     next();
   });
 };
+
+/**
+ * A refusal for being too many is answered when its `Retry-After` second is over, not at
+ * once: a client that ignores Retry-After would otherwise turn refusals into a busy loop
+ * that takes the event loop from everyone else. Holding it costs a timer; the connection
+ * caps bound how many are held.
+ */
+export const REFUSAL_DELAY_MS = 1_000;
+
+export function answerLater(response: Response, answer: () => void): void {
+  const timer = setTimeout(() => {
+    if (!response.headersSent && !response.destroyed) answer();
+  }, REFUSAL_DELAY_MS);
+  response.once('close', () => clearTimeout(timer));
+}
+
+/**
+ * At most `limit` requests in flight per Bearer credential in this process, counted before
+ * the credential is even looked up: a client that opens a thousand requests at once gets
+ * 429 for all but `limit` of them (after REFUSAL_DELAY_MS) at the cost of a hash, and its
+ * requests never fill the database pool's queue ahead of everyone else's. Requests without a credential are not
+ * counted here (the password login has its own throttle; probes are cheap).
+ */
+export function capInFlightPerCredential(limit: number): RequestHandler {
+  const inFlight = new Map<string, number>();
+  return (request, response, next) => {
+    const authorization = request.headers.authorization;
+    if (limit === 0 || !authorization) return next();
+    const key = createHash('sha256').update(authorization).digest('base64');
+    const running = inFlight.get(key) ?? 0;
+    if (running >= limit) {
+      return answerLater(response, () => {
+        response.setHeader('Retry-After', '1');
+        response.status(429).json({
+          detail: `Too many concurrent requests: at most ${limit} at a time per API key; retry shortly`,
+        });
+      });
+    }
+    inFlight.set(key, running + 1);
+    response.once('close', () => {
+      const left = (inFlight.get(key) ?? 1) - 1;
+      if (left > 0) inFlight.set(key, left);
+      else inFlight.delete(key);
+    });
+    next();
+  };
+}
