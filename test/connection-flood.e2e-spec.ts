@@ -32,6 +32,8 @@ describe('connection floods', () => {
       HTTP_REQUEST_TIMEOUT_MS: '20000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
       SHUTDOWN_GRACE_MS: '0',
+      // No delivery worker: this file must not take other files' jobs.
+      RUN_WORKER: 'false',
     });
     const created = await runManage([
       'user:create',

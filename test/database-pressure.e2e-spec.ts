@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { DataSource, QueryRunner } from 'typeorm';
 import { createTestUser, spawnApi, startApi, TestApi, TestUser } from '@test/support/api';
 import { TEST_DATABASE_URL } from '@test/support/test-env';
+import { OwnRedis } from '@test/support/own-redis';
 import { enableTotp } from '@test/support/tfa';
 
 /**
@@ -15,9 +16,13 @@ describe('database pressure', () => {
   let alice: TestUser;
   let bob: TestUser;
   let locker: Client;
+  // A Redis of its own: this file's delivery worker must not take other files' jobs.
+  let redis: OwnRedis;
 
   beforeAll(async () => {
+    redis = await OwnRedis.start();
     api = await startApi({
+      REDIS_URL: redis.url,
       DATABASE_POOL_MAX: '3',
       DATABASE_POOL_WAIT_MS: '300',
       DATABASE_STATEMENT_TIMEOUT_MS: '20000',
@@ -32,6 +37,7 @@ describe('database pressure', () => {
   afterAll(async () => {
     await locker.end();
     await api.close();
+    await redis.stop();
   });
 
   const createGroup = async (user: TestUser): Promise<number> => {
@@ -198,7 +204,11 @@ describe('database pressure', () => {
     let capped: TestApi;
 
     beforeAll(async () => {
-      capped = await startApi({ REQUESTS_IN_FLIGHT_PER_KEY: '2', WRITE_CONCURRENCY_PER_USER: '0' });
+      capped = await startApi({
+        REDIS_URL: redis.url,
+        REQUESTS_IN_FLIGHT_PER_KEY: '2',
+        WRITE_CONCURRENCY_PER_USER: '0',
+      });
     });
     afterAll(() => capped.close());
 
@@ -279,7 +289,12 @@ describe('database pressure', () => {
     }
 
     it('logs the budget of the documented topology, which fits a default server', async () => {
-      const spawned = await spawnApi({ LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '0' });
+      const spawned = await spawnApi({
+        LOG_LEVEL: 'info',
+        SHUTDOWN_GRACE_MS: '0',
+        REDIS_URL: redis.url,
+        RUN_WORKER: 'false',
+      });
       try {
         const line = await awaitBudgetLine(spawned);
         expect(line?.msg).toMatch(
@@ -295,6 +310,8 @@ describe('database pressure', () => {
       const spawned = await spawnApi({
         LOG_LEVEL: 'info',
         SHUTDOWN_GRACE_MS: '0',
+        REDIS_URL: redis.url,
+        RUN_WORKER: 'false',
         DATABASE_POOL_MAX: '50',
         DATABASE_POOL_PROCESSES: '40',
       });

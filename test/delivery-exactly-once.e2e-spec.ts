@@ -128,10 +128,14 @@ describe('outbox delivery: a worker killed while its inserts wait on a lock', ()
 describe('SMTP: a send whose answer was lost', () => {
   let sink: SmtpSink;
   let api: TestApi;
+  let redis: OwnRedis;
 
   beforeAll(async () => {
     sink = await startSmtpSink();
+    // A Redis of its own: this worker must not take (or give away) other files' jobs.
+    redis = await OwnRedis.start();
     api = await startApi({
+      REDIS_URL: redis.url,
       ...smtpEnv(sink),
       DELIVERY_BACKOFF_MS: '100',
       DELIVERY_FIRST_ATTEMPT_WAIT_MS: '0',
@@ -140,6 +144,7 @@ describe('SMTP: a send whose answer was lost', () => {
   afterAll(async () => {
     await api.close();
     await sink.close();
+    await redis.stop();
   });
 
   it('is sent again with the same Message-ID and the same code', async () => {

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestUser, runManage, startApi, TestApi, TestUser } from '@test/support/api';
 import { runCli, tempConfigHome } from '@test/support/cli';
+import { OwnRedis } from '@test/support/own-redis';
 import {
   addSms,
   enableTotp,
@@ -17,11 +18,17 @@ import {
  */
 describe('sessions end', () => {
   let api: TestApi;
+  // A Redis of its own: this file's delivery worker must not take other files' jobs.
+  let redis: OwnRedis;
 
   beforeAll(async () => {
-    api = await startApi();
+    redis = await OwnRedis.start();
+    api = await startApi({ REDIS_URL: redis.url });
   });
-  afterAll(() => api.close());
+  afterAll(async () => {
+    await api.close();
+    await redis.stop();
+  });
 
   const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
   const current = (key: string) => api.http().get('/api/v0/users/current/').set(bearer(key));
