@@ -210,6 +210,22 @@ describe('autoscaling: endpoint groups over HTTP', () => {
     it.each<[string, string]>([
       ['{"min_load": 1e999}', 'min_load'],
       ['{"max_queue_time": -1e999}', 'max_queue_time'],
+    ])(
+      'refuses the raw body %s at the parser (a number JSON cannot hold), naming %s',
+      async (body, field) => {
+        const before = (await list(alice)).length;
+        const response = await create(alice, body);
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({
+          success: false,
+          error: 'bad_request',
+          msg: expect.stringContaining(`${field}:`),
+        });
+        expect(await list(alice)).toHaveLength(before);
+      },
+    );
+
+    it.each<[string, string]>([
       ['{"cold_workers": 2.5}', 'cold_workers'],
       ['{"inactivity_timeout": "600"}', 'inactivity_timeout'],
     ])('refuses the raw body %s naming %s', async (body, field) => {

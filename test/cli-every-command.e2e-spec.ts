@@ -298,6 +298,7 @@ const COMMAND_PATHS = [
   'tfa auth-new',
   'tfa activate',
   'tfa login',
+  'tfa logout',
   'tfa delete',
   'tfa regen-codes',
   'tfa update',

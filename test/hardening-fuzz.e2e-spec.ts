@@ -4,6 +4,8 @@ import { createTestUser, startApi, TestApi, TestUser } from '@test/support/api';
 import {
   authHeader,
   bodyFor,
+  hostileBody,
+  hostileQuery,
   malformedBody,
   pathParam,
   queryString,
@@ -152,4 +154,87 @@ describe('fuzzing every route', () => {
     },
     FUZZ_TIMEOUT_MS,
   );
+
+  /** The spec's 400 body, whoever asks: the input limits run before authentication. */
+  const expectBadRequest = async (response: Response, context: string) => {
+    const text = await response.text();
+    const where = `${context} -> ${response.status} ${text.slice(0, 200)}`;
+    if (response.status !== 400) throw new Error(`expected 400: ${where}`);
+    const body = JSON.parse(text) as Record<string, unknown>;
+    if (body.success !== false || body.error !== 'bad_request' || typeof body.msg !== 'string')
+      throw new Error(`expected the bad_request envelope: ${where}`);
+  };
+
+  it(
+    'refuses deep nesting, control characters, lone surrogates, huge numbers and huge arrays with 400 bad_request on every route',
+    async () => {
+      const perRoute = Math.max(20, Math.ceil(TOTAL_RUNS / 10 / routes.length));
+      let cases = 0;
+      for (const route of routes) {
+        const path = route.path.replace(/\{[^}]+\}/g, '1000001');
+        await fc.assert(
+          fc.asyncProperty(
+            hostileBody(route.bodyKeys),
+            hostileQuery,
+            authHeader(user.apiKey),
+            async (hostile, query, authorization) => {
+              cases += 1;
+              const headers: Record<string, string> =
+                authorization !== undefined ? { Authorization: authorization } : {};
+              // GET bodies are ignored (the public client sends one), so GETs get the query.
+              const response =
+                route.method === 'GET'
+                  ? await fetch(`${api.url}${path}${query}`, { headers })
+                  : await fetch(`${api.url}${path}`, {
+                      method: route.method,
+                      headers: { ...headers, 'Content-Type': 'application/json' },
+                      body: hostile.body,
+                    });
+              const sent =
+                route.method === 'GET' ? query : `${hostile.kind}, ${hostile.body.length} bytes`;
+              await expectBadRequest(response, `${route.method} ${path} (${sent})`);
+            },
+          ),
+          {
+            numRuns: perRoute,
+            seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined,
+          },
+        );
+      }
+      expect(cases).toBe(perRoute * routes.length);
+    },
+    FUZZ_TIMEOUT_MS,
+  );
+
+  it('answers the reported attacks with 400: 3,000 levels on the login, NUL in a login name and in a 2FA label', async () => {
+    const deep = `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`;
+    const post = (path: string, body: string, method = 'POST', auth = {}) =>
+      fetch(`${api.url}${path}`, {
+        method,
+        headers: { 'Content-Type': 'application/json', ...auth },
+        body,
+      });
+    await expectBadRequest(await post('/api/v0/users/login/', deep), 'deep login');
+    await expectBadRequest(
+      await post('/api/v0/users/login/', JSON.stringify({ username: 'a\u0000b', password: 'x' })),
+      'NUL login',
+    );
+    await expectBadRequest(
+      await post(
+        '/api/v0/tfa/update/',
+        JSON.stringify({ tfa_method: 'sms', label: 'phone\u0000' }),
+        'PUT',
+        user.auth,
+      ),
+      'NUL label',
+    );
+    await expectBadRequest(
+      await post('/api/v0/users/login/', '{"username":"\\ud800","password":"x"}'),
+      'lone surrogate login',
+    );
+    await expectBadRequest(
+      await fetch(`${api.url}/api/v0/charges/?after_token=%00`, { headers: user.auth }),
+      'NUL query',
+    );
+  });
 });

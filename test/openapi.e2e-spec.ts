@@ -94,12 +94,17 @@ describe('OpenAPI document', () => {
       }
     }
     expect(missing).toEqual([]);
-    // Rate-limited routes document their {detail} body; the others do not promise a 429.
+    // Rate-limited routes document their {detail} body, and so does every Bearer route (too
+    // many requests of one credential in flight); public routes do not promise a 429.
     const charges = document.paths['/api/v0/charges'].get.responses!['429'];
     expect(charges.content!['application/json'].schema).toEqual({
       $ref: '#/components/schemas/RateLimitedDto',
     });
-    expect(document.paths['/api/v0/users/current'].get.responses!['429']).toBeUndefined();
+    expect(
+      document.paths['/api/v0/users/current'].get.responses!['429'].content!['application/json']
+        .schema,
+    ).toEqual({ $ref: '#/components/schemas/RateLimitedDto' });
+    expect(document.paths['/api/v0/users/login'].post.responses!['429']).toBeUndefined();
   });
 
   describe('the lint fails documents that break the rules', () => {

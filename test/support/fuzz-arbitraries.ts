@@ -129,3 +129,74 @@ export function authHeader(validKey: string): fc.Arbitrary<string | undefined> {
     },
   );
 }
+
+/** A raw JSON body `{"<key>": <value text>}`, the value given as JSON text. */
+function underKey(keys: string[], valueText: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  const key = keys.length > 0 ? fc.constantFrom(...keys) : fc.constant('a');
+  return fc.tuple(key, valueText).map(([name, text]) => `{${JSON.stringify(name)}:${text}}`);
+}
+
+/** Objects and arrays nested past the parser's 32 levels, up to thousands deep. */
+const deepNesting: fc.Arbitrary<string> = fc
+  .tuple(fc.integer({ min: 33, max: 6000 }), fc.boolean(), fc.constantFrom('1', '"x"', '{}', '[]'))
+  .map(([depth, arrays, leaf]) =>
+    arrays
+      ? `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}`
+      : `${'{"a":'.repeat(depth)}${leaf}${'}'.repeat(depth)}`,
+  );
+
+/** Strings carrying a C0 control character (tab, LF and CR aside) or DEL. */
+const controlCharacter = fc
+  .constantFrom(...[...Array(32).keys(), 127].filter((code) => ![9, 10, 13].includes(code)))
+  .map((code) => String.fromCharCode(code));
+const withControlCharacter: fc.Arbitrary<string> = fc
+  .tuple(fc.string({ maxLength: 10 }), controlCharacter, fc.string({ maxLength: 10 }))
+  .map(([before, control, after]) => JSON.stringify(`${before}${control}${after}`));
+
+/** Strings with an unpaired UTF-16 surrogate (JSON.stringify escapes it as \udXXX). */
+const withLoneSurrogate: fc.Arbitrary<string> = fc
+  .tuple(fc.string({ maxLength: 10 }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.boolean())
+  .map(([text, code, before]) => {
+    const surrogate = String.fromCharCode(code);
+    return JSON.stringify(before ? `${surrogate}${text}` : `${text}${surrogate}`);
+  });
+
+/** Numbers JSON can spell but no field can hold: past 2^53, or overflowing to Infinity. */
+const hugeNumber: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('9007199254740993', '-9007199254740993', '1e309', '-1e400', '1e30'),
+  fc
+    .tuple(fc.integer({ min: 17, max: 2000 }), fc.constantFrom('', '-'), fc.constantFrom('', '.5'))
+    .map(([digits, sign, fraction]) => `${sign}9${'8'.repeat(digits - 1)}${fraction}`),
+);
+
+/** Arrays past the parser's 100 items, up to tens of thousands. */
+const hugeArray: fc.Arbitrary<string> = fc
+  .tuple(fc.integer({ min: 101, max: 20_000 }), fc.constantFrom('0', '"a"', 'null'))
+  .map(([length, item]) => `[${Array(length).fill(item).join(',')}]`);
+
+/**
+ * JSON bodies that every route refuses with 400 bad_request before any handler (or the
+ * authentication) sees them: each names the limit it breaks.
+ */
+export function hostileBody(knownKeys: string[]): fc.Arbitrary<{ kind: string; body: string }> {
+  return fc.oneof(
+    deepNesting.map((body) => ({ kind: 'deep nesting (whole body)', body })),
+    underKey(knownKeys, deepNesting).map((body) => ({ kind: 'deep nesting', body })),
+    underKey(knownKeys, withControlCharacter).map((body) => ({ kind: 'control character', body })),
+    withControlCharacter.map((key) => ({ kind: 'control character in a key', body: `{${key}:1}` })),
+    underKey(knownKeys, withLoneSurrogate).map((body) => ({ kind: 'lone surrogate', body })),
+    underKey(knownKeys, hugeNumber).map((body) => ({ kind: 'huge number', body })),
+    underKey(knownKeys, hugeArray).map((body) => ({ kind: 'huge array', body })),
+  );
+}
+
+/** Query strings whose decoded values carry a control character. */
+export const hostileQuery: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.constantFrom('select_filters', 'limit', 'after_token', 'format', 'x'),
+    fc.string({ maxLength: 8 }),
+    controlCharacter,
+  )
+  .map(
+    ([key, text, control]) => `?${new URLSearchParams({ [key]: `${text}${control}` }).toString()}`,
+  );

@@ -20,7 +20,11 @@ export interface SmtpSink {
   host: string;
   port: number;
   messages: SunkMail[];
-  /** Answers the next DATA commands with these SMTP reply codes (4xx defer, 5xx refuse). */
+  /**
+   * Answers the next DATA commands with these SMTP reply codes (4xx defer, 5xx refuse);
+   * LOST_REPLY keeps the message and drops the connection instead of answering, so the
+   * client cannot tell that it went through.
+   */
   program(...replyCodes: number[]): void;
   waitForMail(
     predicate: (mail: SunkMail) => boolean,
@@ -30,6 +34,8 @@ export interface SmtpSink {
   reset(): void;
   close(): Promise<void>;
 }
+
+export const LOST_REPLY = 0;
 
 /** Undoes quoted-printable (soft line breaks and =XX escapes). */
 function decodeQuotedPrintable(body: string): string {
@@ -109,7 +115,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const reply = replies.shift();
-        if (reply !== undefined) {
+        if (reply !== undefined && reply !== LOST_REPLY) {
           const error = Object.assign(new Error(`programmed ${reply}`), { responseCode: reply });
           return callback(error);
         }
@@ -122,11 +128,18 @@ export async function startSmtpSink(): Promise<SmtpSink> {
           ...parseMail(raw),
         });
         events.emit('mail');
+        if (reply === LOST_REPLY) return dropConnection(session.id);
         callback();
       });
     },
   });
   server.on('error', () => undefined);
+  const dropConnection = (sessionId: string) => {
+    const open = (
+      server as unknown as { connections: Set<{ id: string; _socket: { destroy(): void } }> }
+    ).connections;
+    for (const connection of open) if (connection.id === sessionId) connection._socket.destroy();
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {

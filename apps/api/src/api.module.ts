@@ -12,6 +12,7 @@ import {
   PlatformModule,
   RandomSource,
   RateLimitGuard,
+  WriteConcurrencyGuard,
 } from '@app/platform';
 import { DrainOnShutdown } from './drain-on-shutdown';
 
@@ -42,6 +43,7 @@ export class ApiModule {
         // Order matters: the rate limit keys on the principal that authentication resolves.
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useClass: WriteConcurrencyGuard },
         DrainOnShutdown,
       ],
     };

@@ -1,18 +1,22 @@
 import { NestFactory } from '@nestjs/core';
-import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
+import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
 import { Logger } from 'nestjs-pino';
 import {
+  capInFlightPerCredential,
   collapseLeadingSlashes,
   documentErrorEnvelope,
   Environment,
   ErrorEnvelopeDto,
   FrameworkChatterAtDebug,
+  loadPlatformConfig,
   parseJsonBody,
+  rejectHostileQuery,
   RateLimitedDto,
 } from '@app/platform';
 import { ApiModule, ApiModuleOptions } from './api.module';
+import { LimitedExpressAdapter } from './connection-limits';
 
 export const OPENAPI_JSON_PATH = 'api/v0/openapi.json';
 
@@ -41,11 +45,15 @@ export async function createApiApp(
   const server = express();
   server.disable('x-powered-by');
   server.set('trust proxy', 'loopback');
+  const config = loadPlatformConfig(env);
+  // First: a flood of one credential is turned away before it costs anything else.
+  server.use(capInFlightPerCredential(config.requestsInFlightPerKey));
   server.use(collapseLeadingSlashes);
+  server.use(rejectHostileQuery);
   server.use(parseJsonBody);
   const app = await NestFactory.create<NestExpressApplication>(
     ApiModule.register({ ...overrides, env }),
-    new ExpressAdapter(server),
+    new LimitedExpressAdapter(server, config.http),
     {
       bodyParser: false,
       bufferLogs: true,

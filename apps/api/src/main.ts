@@ -31,13 +31,20 @@ async function main(): Promise<void> {
     if (redisProblem) process.stderr.write(`Warning: ${redisProblem}\n`);
   }
   const app = await createApiApp(runtime.env);
-  closeOnSignals({
-    close: async (signal?: string) => {
-      app.get(Logger).log(`${signal ?? 'Stop'} received: shutting down`, 'Shutdown');
-      await (app as { close(signal?: string): Promise<void> }).close(signal);
-      await runtime.stop();
+  closeOnSignals(
+    {
+      close: async (signal?: string) => {
+        app.get(Logger).log(`${signal ?? 'Stop'} received: shutting down`, 'Shutdown');
+        await (app as { close(signal?: string): Promise<void> }).close(signal);
+        await runtime.stop();
+      },
     },
-  });
+    {
+      // The grace period (SIGTERM only, see DrainOnShutdown), then the bounded rest.
+      deadlineMs: (signal) =>
+        (signal === 'SIGTERM' ? config.shutdownGraceMs : 0) + config.shutdownTimeoutMs,
+    },
+  );
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -31,13 +31,16 @@ const stderrLogger: LoggerService = {
  */
 async function main(argv: string[]): Promise<void> {
   const command = argv[2];
-  // migration:run applies migrations itself, so it can report what it applied.
+  // migration:run applies migrations itself, so it can report what it applied. Operator
+  // commands (seeding, migrations) may run long statements: no statement timeout unless set.
   // In the embedded mode this connects to the running api's database, or opens the data
   // directory itself when no api runs (see resolveRuntime).
   const runtime = await resolveRuntime(
-    new Environment(
-      command === 'migration:run' ? { ...process.env, MIGRATIONS_RUN: 'false' } : process.env,
-    ),
+    new Environment({
+      ...process.env,
+      DATABASE_STATEMENT_TIMEOUT_MS: process.env.DATABASE_STATEMENT_TIMEOUT_MS ?? '0',
+      ...(command === 'migration:run' ? { MIGRATIONS_RUN: 'false' } : {}),
+    }),
     { role: 'manage', command: `manage ${command ?? ''}`.trim() },
   );
   stopRuntime = runtime.stop;

@@ -1,7 +1,12 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { closeOnSignals, FrameworkChatterAtDebug, startupFailureMessage } from '@app/platform';
+import {
+  closeOnSignals,
+  FrameworkChatterAtDebug,
+  PlatformConfig,
+  startupFailureMessage,
+} from '@app/platform';
 import { WorkerModule } from './worker.module';
 
 async function main(): Promise<void> {
@@ -9,8 +14,9 @@ async function main(): Promise<void> {
     bufferLogs: true,
   });
   app.useLogger(new FrameworkChatterAtDebug(app.get(Logger)));
-  // SIGTERM: stop taking jobs, let the running ones finish, then exit.
-  closeOnSignals(app);
+  // SIGTERM: stop taking jobs, let the running ones finish, then exit (bounded).
+  const { shutdownTimeoutMs } = app.get(PlatformConfig);
+  closeOnSignals(app, { deadlineMs: () => shutdownTimeoutMs });
   await app.init();
   process.stdout.write(`${JSON.stringify({ msg: 'worker started' })}\n`);
 }

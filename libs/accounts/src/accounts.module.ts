@@ -12,7 +12,9 @@ import { AuthenticateBearerUseCase } from './application/authenticate-bearer.use
 import { CreateApiKeyUseCase } from './application/create-api-key.use-case';
 import { CreateUserUseCase } from './application/create-user.use-case';
 import { CredentialIssuer } from './application/credential-issuer';
+import { CredentialSessionRevocation } from './application/credential-session-revocation';
 import { GetCurrentUserUseCase } from './application/get-current-user.use-case';
+import { LogoutUseCase } from './application/logout.use-case';
 import { PasswordLoginUseCase } from './application/password-login.use-case';
 import {
   CredentialRepository,
@@ -20,9 +22,11 @@ import {
 } from './application/ports/credential.repository.port';
 import { LoginThrottle } from './application/ports/login-throttle.port';
 import { PasswordHasher } from './application/ports/password-hasher.port';
+import { SessionRevocation } from './application/ports/session-revocation.port';
 import { UserRepository } from './application/ports/user.repository.port';
 import { ACCOUNTS_ERRORS } from './http/accounts-errors';
 import { LoginController } from './http/login.controller';
+import { LogoutController } from './http/logout.controller';
 import { UsersController } from './http/users.controller';
 import { TeamsFixtureLoader, UsersFixtureLoader } from './infrastructure/accounts-fixture.loaders';
 import { Argon2PasswordHasher } from './infrastructure/argon2-password-hasher';
@@ -37,7 +41,7 @@ import { AccountsCommands } from './operator/accounts.commands';
 
 @Module({
   imports: [TypeOrmModule.forFeature([UserOrmEntity])],
-  controllers: [UsersController, LoginController],
+  controllers: [UsersController, LoginController, LogoutController],
   providers: [
     { provide: UserRepository, useClass: TypeormUserRepository },
     { provide: CredentialRepository, useClass: TypeormCredentialRepository },
@@ -60,6 +64,8 @@ import { AccountsCommands } from './operator/accounts.commands';
     CreateUserUseCase,
     CreateApiKeyUseCase,
     PasswordLoginUseCase,
+    { provide: SessionRevocation, useClass: CredentialSessionRevocation },
+    LogoutUseCase,
     UsersFixtureLoader,
     TeamsFixtureLoader,
     AccountsCommands,
@@ -68,6 +74,7 @@ import { AccountsCommands } from './operator/accounts.commands';
     CredentialVerifier,
     UserRepository,
     CredentialIssuer,
+    SessionRevocation,
     CreateUserUseCase,
     GetCurrentUserUseCase,
   ],

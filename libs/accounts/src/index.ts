@@ -1,6 +1,7 @@
 export * from './domain/user';
 export * from './domain/credential';
 export { UserRepository } from './application/ports/user.repository.port';
+export { SessionRevocation } from './application/ports/session-revocation.port';
 export { LoginSecondFactor } from './application/ports/login-second-factor.port';
 export { CredentialIssuer } from './application/credential-issuer';
 export { CreateUserUseCase, CreateUserCommand } from './application/create-user.use-case';

@@ -134,7 +134,7 @@ export class PlatformModule implements NestModule, OnModuleInit, OnApplicationSh
             await ensureDatabaseExists(config.databaseUrl);
             // Few, quick retries: an orchestrator restarts a failed start faster than we would wait.
             return {
-              ...dataSourceOptions(config.databaseUrl, config.databasePoolMax),
+              ...dataSourceOptions(config.databaseUrl, config.database),
               autoLoadEntities: true,
               retryAttempts: 3,
               retryDelay: 1_000,
@@ -173,7 +173,12 @@ export class PlatformModule implements NestModule, OnModuleInit, OnApplicationSh
           provide: QueueRegistry,
           inject: [RedisConnectionFactory],
           useFactory: (factory: RedisConnectionFactory) =>
-            new QueueRegistry(factory, config.embedded),
+            // A worker's close gets most of the shutdown bound; queues and Redis the rest.
+            new QueueRegistry(
+              factory,
+              config.embedded,
+              Math.max(500, config.shutdownTimeoutMs - 5_000),
+            ),
         },
         Lifecycle,
         ErrorCatalog,
@@ -197,7 +202,7 @@ export class PlatformModule implements NestModule, OnModuleInit, OnApplicationSh
                   config.databaseReplicaUrl,
                   manager,
                   config.databaseReplicaMaxLagSeconds,
-                  config.databasePoolMax,
+                  config.database.poolMax,
                 )
               : new PrimaryOnlyReads(manager),
         },
@@ -256,12 +261,46 @@ export class PlatformModule implements NestModule, OnModuleInit, OnApplicationSh
       const applied = await runMigrations(this.dataSource);
       if (applied.length > 0) this.logger.log(`Applied migrations: ${applied.join(', ')}`);
     }
+    await this.reportPoolBudget();
     this.lifecycle.checkMigrations = () => hasPendingMigrations(this.dataSource);
     this.lifecycle.migrationsPending = await hasPendingMigrations(this.dataSource);
     if (this.lifecycle.migrationsPending) {
       this.logger.warn(
         'Migrations are pending: readiness stays down until `npm run migration:run`.',
       );
+    }
+  }
+
+  /**
+   * Every process opens up to DATABASE_POOL_MAX connections; DATABASE_POOL_PROCESSES of them
+   * share the server. Said at start, with a warning when the sum would not fit, because the
+   * failure it prevents (connections refused under load) only shows at peak.
+   */
+  private async reportPoolBudget(): Promise<void> {
+    const { poolMax, processes } = this.config.database;
+    let server: { max: number; reserved: number };
+    try {
+      const [row] = await this.dataSource.query(
+        `SELECT current_setting('max_connections')::int AS max,
+                current_setting('superuser_reserved_connections')::int
+                  + coalesce(current_setting('reserved_connections', true)::int, 0) AS reserved`,
+      );
+      server = row;
+    } catch (error) {
+      this.logger.warn(`Could not read max_connections: ${(error as Error).message}`);
+      return;
+    }
+    const budget = poolMax * processes;
+    const usable = server.max - server.reserved;
+    const text =
+      `Database pool budget: ${poolMax} per process x ${processes} processes = ${budget} ` +
+      `of ${usable} usable connections (max_connections ${server.max}, ${server.reserved} reserved)`;
+    if (budget > usable) {
+      this.logger.warn(
+        `${text}: does not fit; lower DATABASE_POOL_MAX, raise max_connections or put PgBouncer in front`,
+      );
+    } else {
+      this.logger.log(text);
     }
   }
 

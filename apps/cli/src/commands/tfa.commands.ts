@@ -5,7 +5,7 @@ import qrcode from 'qrcode-terminal';
 import { SESSION_KEY_FILE, writeSecretFile } from '../config/config-store';
 import { describeKeySource } from '../config/key-resolution';
 import { CommandContext } from '../context';
-import { CliFailure, UsageError } from '../errors';
+import { ApiError, CliFailure, UsageError } from '../errors';
 import { choiceOption, numberOption, parseBooleanWord } from '../options/validation';
 import { CommandKit, examples } from './command-kit';
 import {
@@ -317,6 +317,14 @@ export function registerTfaCommands(kit: CommandKit): void {
     )
     .action(kit.action(login));
 
+  tfa
+    .command('logout')
+    .description(
+      'End the saved 2FA session on the api and remove its key; later commands use the API key',
+    )
+    .addHelpText('after', examples('gpumkt tfa logout'))
+    .action(kit.action(logout));
+
   addVerifyOptions(
     tfa
       .command('delete')
@@ -559,6 +567,40 @@ async function login(context: CommandContext, options: VerifyOptions): Promise<v
   const note = backupCodesRemainingNote(response.backup_codes_remaining);
   if (note) lines.push(note);
   context.print(lines.join('\n'));
+}
+
+/**
+ * Ends the saved session whatever key the invocation would otherwise send (the session is
+ * what is being ended), and forgets it locally even when the api had already ended it.
+ */
+async function logout(context: CommandContext): Promise<void> {
+  const path = context.store.path(SESSION_KEY_FILE);
+  const sessionKey = context.store.read(SESSION_KEY_FILE);
+  if (!sessionKey) {
+    if (context.raw) return context.printJson({ logged_out: false, session_key_file: null });
+    return context.print('No 2FA session is saved; nothing to log out of.');
+  }
+  let alreadyEnded = false;
+  try {
+    await context.api().request({ method: 'POST', path: '/api/v0/users/logout/', key: sessionKey });
+  } catch (error) {
+    // 404 auth_error: the session had expired or was ended elsewhere; the file is stale.
+    if (!(error instanceof ApiError && error.status === 404 && error.code === 'auth_error'))
+      throw error;
+    alreadyEnded = true;
+  }
+  context.store.remove(SESSION_KEY_FILE);
+  if (context.raw)
+    return context.printJson({
+      logged_out: true,
+      already_ended: alreadyEnded,
+      session_key_file: path,
+    });
+  context.print(
+    alreadyEnded
+      ? `The 2FA session had already ended; removed ${path}.`
+      : `Logged out: the 2FA session has ended and ${path} was removed.`,
+  );
 }
 
 async function deleteMethod(

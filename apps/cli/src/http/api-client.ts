@@ -14,6 +14,8 @@ export interface ApiRequest {
   path: string;
   query?: Record<string, QueryValue>;
   body?: unknown;
+  /** Send this Bearer key instead of the resolved one, with no session fallback (logout). */
+  key?: string;
 }
 
 export interface ApiClientOptions {
@@ -54,6 +56,8 @@ export class ApiClient {
   }
 
   async request<T = Record<string, unknown>>(request: ApiRequest): Promise<T> {
+    // A request that names its own key (logout sends the saved session key) has no fallback.
+    if (request.key !== undefined) return this.withRetries<T>(request);
     return this.withSessionFallback(() => this.withRetries<T>(request));
   }
 
@@ -112,7 +116,7 @@ export class ApiClient {
       this.explain(request, url, payload, attempt);
       let response: Response;
       try {
-        response = await this.send(request.method, url, payload, unread);
+        response = await this.send(request.method, url, payload, unread, request.key);
       } catch (error) {
         const wait = retryDelay(policy, attempt, {}, io.now());
         const reason = connectionFailureText(error);
@@ -156,12 +160,13 @@ export class ApiClient {
     url: string,
     payload: string | undefined,
     headersOnly = false,
+    key = this.key.key,
   ): Promise<Response> {
     const headers: Record<string, string> = {
       Accept: 'application/json',
       'User-Agent': 'gpumkt',
     };
-    if (this.key.key !== undefined) headers.Authorization = `Bearer ${this.key.key}`;
+    if (key !== undefined) headers.Authorization = `Bearer ${key}`;
     if (payload !== undefined) headers['Content-Type'] = 'application/json';
     if (!headersOnly) {
       return this.fetchImpl(url, {
@@ -208,9 +213,11 @@ export class ApiClient {
     }
     if (payload !== undefined) lines.push(`  body ${this.redact(payload)}`);
     lines.push(
-      this.key.key === undefined
-        ? '  no Authorization header (no key found)'
-        : `  Authorization: Bearer <redacted> (key from ${describeKeySource(this.key)})`,
+      request.key !== undefined
+        ? '  Authorization: Bearer <redacted> (the saved 2FA session key)'
+        : this.key.key === undefined
+          ? '  no Authorization header (no key found)'
+          : `  Authorization: Bearer <redacted> (key from ${describeKeySource(this.key)})`,
     );
     this.options.io.stderr.write(lines.map((line) => `[explain] ${line}\n`).join(''));
   }

@@ -26,7 +26,12 @@ export class AuthenticateBearerUseCase extends CredentialVerifier {
       if (record) break;
     }
     if (!record) throw new DomainError('auth_invalid_key', 'Invalid user key');
-    if (record.expiresAt && record.expiresAt.getTime() <= this.clock.nowMs()) {
+    // A revoked session answers like an expired one: the public client then falls back to
+    // its API key, and the holder learns to log in again (docs/decisions.md "Sessions end").
+    if (
+      record.revokedAt ||
+      (record.expiresAt && record.expiresAt.getTime() <= this.clock.nowMs())
+    ) {
       throw new DomainError('auth_session_expired', 'Session expired. Please log in again.');
     }
     return {

@@ -20,6 +20,12 @@ class RecordingCredentials extends CredentialRepository {
   async createSession(session: NewSession): Promise<number> {
     return this.sessions.push(session);
   }
+  async revokeSession(): Promise<boolean> {
+    return false;
+  }
+  async revokeSessionsOf(): Promise<number> {
+    return 0;
+  }
 }
 
 /** A 256-bit draw whose base64url form began with '-'. */

@@ -8,6 +8,8 @@ export interface CredentialRecord {
   teamId: number | null;
   isAdminSession: boolean;
   expiresAt: Date | null;
+  /** Sessions only: when logout, a 2FA change or an operator ended it. */
+  revokedAt: Date | null;
   isAdminUser: boolean;
 }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError, OperatorCommand } from '@app/platform';
 import { CreateApiKeyUseCase } from '../application/create-api-key.use-case';
 import { CreateUserUseCase } from '../application/create-user.use-case';
+import { SessionRevocation } from '../application/ports/session-revocation.port';
 import { UserRepository } from '../application/ports/user.repository.port';
 
 function positiveInt(value: unknown, name: string): number {
@@ -11,13 +12,17 @@ function positiveInt(value: unknown, name: string): number {
   return parsed;
 }
 
-/** `manage user:create`, `apikey:create`, `user:flag-sms-fraud`, `user:clear-sms-fraud`. */
+/**
+ * `manage user:create`, `apikey:create`, `user:flag-sms-fraud`, `user:clear-sms-fraud`,
+ * `user:revoke-sessions`.
+ */
 @Injectable()
 export class AccountsCommands {
   constructor(
     private readonly createUser: CreateUserUseCase,
     private readonly createApiKey: CreateApiKeyUseCase,
     private readonly users: UserRepository,
+    private readonly sessions: SessionRevocation,
   ) {}
 
   commands(): OperatorCommand[] {
@@ -86,6 +91,17 @@ export class AccountsCommands {
           id: positiveInt(id, 'id'),
           cleared: await this.flag(positiveInt(id, 'id'), null),
         }),
+      },
+      {
+        name: 'user:revoke-sessions',
+        description: 'End every session of a user (API keys stay valid)',
+        arguments: ['<id>'],
+        run: async ([id]) => {
+          const userId = positiveInt(id, 'id');
+          if (!(await this.users.findById(userId)))
+            throw new DomainError('not_found', `No user ${userId}`);
+          return { id: userId, revoked: await this.sessions.revokeAll(userId) };
+        },
       },
     ];
   }

@@ -10,7 +10,7 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import { CurrentPrincipal, DomainError, Principal, RateLimit } from '@app/platform';
+import { CapConcurrency, CurrentPrincipal, DomainError, Principal, RateLimit } from '@app/platform';
 import { CreateEndpointGroupUseCase } from '../application/create-endpoint-group.use-case';
 import { DeleteEndpointGroupUseCase } from '../application/delete-endpoint-group.use-case';
 import { ListEndpointGroupsUseCase } from '../application/list-endpoint-groups.use-case';
@@ -90,6 +90,7 @@ export class EndpointGroupsController {
   }
 
   @Put(':id')
+  @CapConcurrency('endpoint_groups_write')
   @ApiParam({ name: 'id', type: 'integer' })
   @ApiOperation({
     summary: 'Update an endpoint group (`update endpoint ID`)',
@@ -116,6 +117,7 @@ export class EndpointGroupsController {
   }
 
   @Delete(':id')
+  @CapConcurrency('endpoint_groups_write')
   @ApiParam({ name: 'id', type: 'integer' })
   @ApiOperation({ summary: 'Delete an endpoint group (`delete endpoint ID`)' })
   @ApiBody({ type: DeleteEndpointGroupRequestDto, required: false })

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UserRepository } from '@app/accounts';
+import { SessionRevocation, UserRepository } from '@app/accounts';
 import { UnitOfWork } from '@app/platform';
 import { defaultLabel } from '../domain/tfa-method';
 import { BackupCodeIssuer } from './backup-code-issuer';
@@ -11,6 +11,7 @@ import { TfaUserLookup } from './tfa-user-lookup';
 /**
  * PUT regen-backup-codes: a verified request replaces the whole set. An account with 2FA
  * on but no method rows (legacy) first gets its SMS method backfilled from the phone on file.
+ * The user's other sessions end in the same transaction.
  */
 @Injectable()
 export class RegenerateBackupCodesUseCase {
@@ -21,9 +22,15 @@ export class RegenerateBackupCodesUseCase {
     private readonly verifier: SecondFactorVerifier,
     private readonly issuer: BackupCodeIssuer,
     private readonly uow: UnitOfWork,
+    private readonly sessions: SessionRevocation,
   ) {}
 
-  async execute(command: { userId: number; factor: FactorInput }): Promise<string[]> {
+  /** `keepSessionId`: the caller's own session, which stays; every other one ends. */
+  async execute(command: {
+    userId: number;
+    factor: FactorInput;
+    keepSessionId?: number;
+  }): Promise<string[]> {
     const user = await this.lookup.user(command.userId);
     if (!user.tfaEnabled)
       throw tfaError('2fa_verification_failed', 'Two-factor authentication is not enabled.');
@@ -48,6 +55,7 @@ export class RegenerateBackupCodesUseCase {
           });
           await this.users.setTfaState(user.id, true, 'enabled');
         }
+        await this.sessions.revokeOthers(user.id, command.keepSessionId);
         return this.issuer.issue(user.id);
       }),
     );

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { User, UserRepository } from '@app/accounts';
+import { SessionRevocation, User, UserRepository } from '@app/accounts';
 import { Clock, DomainError, UnitOfWork } from '@app/platform';
 import { BackupCodeRepository } from './ports/backup-code.repository.port';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
@@ -10,7 +10,8 @@ export type RemoveMethodResult = { disabled: true } | { disabled: false; remaini
 
 /**
  * DELETE /tfa/: verified removal of one method. Removing the last one (or any removal on
- * a legacy account) disables 2FA; the backup codes are soft-deleted with it.
+ * a legacy account) disables 2FA; the backup codes are soft-deleted with it. The user's
+ * other sessions end in the same transaction.
  */
 @Injectable()
 export class RemoveMethodUseCase {
@@ -22,12 +23,15 @@ export class RemoveMethodUseCase {
     private readonly verifier: SecondFactorVerifier,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly sessions: SessionRevocation,
   ) {}
 
   async execute(command: {
     userId: number;
     factor: FactorInput;
     targetId?: number;
+    /** The caller's own session, which stays; every other session of the user ends. */
+    keepSessionId?: number;
   }): Promise<RemoveMethodResult> {
     if (command.factor.backupCode !== undefined && command.targetId === undefined)
       throw new DomainError(
@@ -49,7 +53,10 @@ export class RemoveMethodUseCase {
       user,
       command.factor,
       options,
-      (verified) => this.remove(user, owned.length, verified, command.targetId),
+      async (verified) => {
+        await this.sessions.revokeOthers(user.id, command.keepSessionId);
+        return this.remove(user, owned.length, verified, command.targetId);
+      },
     );
     return result;
   }

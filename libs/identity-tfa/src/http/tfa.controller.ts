@@ -3,7 +3,7 @@ import { PersonalContextGuard } from './personal-context.guard';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { presentUser, setSessionCookie } from '@app/accounts';
-import { CurrentPrincipal, Principal, SecretOrBearer } from '@app/platform';
+import { CapConcurrency, CurrentPrincipal, Principal, SecretOrBearer } from '@app/platform';
 import { CompleteLoginUseCase } from '../application/complete-login.use-case';
 import { ConfirmMethodAuthorizationUseCase } from '../application/confirm-method-authorization.use-case';
 import { GetTfaStatusUseCase } from '../application/get-tfa-status.use-case';
@@ -132,6 +132,7 @@ export class TfaController {
       userId: requirePersonalUserId(principal),
       factor: factorOf(body),
       targetId: body.target_id,
+      keepSessionId: ownSessionId(principal),
     });
     return result.disabled
       ? { success: true, msg: MSG.disabled }
@@ -244,6 +245,7 @@ export class TfaController {
   }
 
   @Put('update')
+  @CapConcurrency('tfa_update')
   @ApiOperation({ summary: 'Change the label or primary flag of a method' })
   @ApiOkResponse({ type: MethodUpdatedResponseDto })
   @ApiTfaErrors(...TFA_ROUTE_ERRORS.updateMethod)
@@ -272,7 +274,13 @@ export class TfaController {
     const codes = await this.regenerate.execute({
       userId: requirePersonalUserId(principal),
       factor: factorOf(body),
+      keepSessionId: ownSessionId(principal),
     });
     return { success: true, msg: MSG.regenerated, backup_codes: codes };
   }
+}
+
+/** The session the caller authenticated with, if any: a 2FA change never logs out its author. */
+function ownSessionId(principal: Principal): number | undefined {
+  return principal.credentialKind === 'session' ? principal.credentialId : undefined;
 }

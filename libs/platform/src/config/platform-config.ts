@@ -10,6 +10,31 @@ export interface RateLimitSettings {
   thresholds: Record<string, number>;
 }
 
+export interface DatabaseLimits {
+  poolMax: number;
+  /** How long a request waits for a pooled connection before it is answered 503. */
+  poolWaitMs: number;
+  /** Server-side bounds on one statement and on one lock wait (0 = none). */
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
+  /** Processes expected to share the database (api replicas + workers), for the budget check. */
+  processes: number;
+}
+
+export interface HttpServerLimits {
+  /** Time to receive a request's headers, and the whole request. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs: number;
+  /**
+   * Open connections in total (0 = 80% of the open-file limit, at most 10,000) and from one
+   * client address (0 = no limit).
+   */
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
+}
+
 export interface EncryptionKey {
   version: number;
   key: Buffer;
@@ -50,9 +75,18 @@ export class PlatformConfig {
   /** True when the secrets are the built-in development values. */
   usingDevelopmentSecrets: boolean;
   shutdownGraceMs: number;
+  /** After the grace period, the longest the rest of the shutdown may take. */
+  shutdownTimeoutMs: number;
   /** Development-only embedded mode: PGlite and in-process Redis and queue. */
   embedded: boolean;
-  databasePoolMax: number;
+  /** Database pressure bounds; see README "Configuration" and docs/decisions.md. */
+  database: DatabaseLimits;
+  /** Per-user in-flight cap of the writes one user can flood (0 = off), per process. */
+  writeConcurrencyPerUser: number;
+  /** Per-credential in-flight cap on every route (0 = off), per process. */
+  requestsInFlightPerKey: number;
+  /** Limits on what one client can hold open; see README "Configuration". */
+  http: HttpServerLimits;
 
   get isProduction(): boolean {
     return this.nodeEnv === 'production';
@@ -111,7 +145,27 @@ export function loadPlatformConfig(env: Environment): PlatformConfig {
     config.nodeEnv === 'production' ? 5_000 : 1_000,
     0,
   );
-  config.databasePoolMax = read.integer('DATABASE_POOL_MAX', 20, 1, 1000);
+  // 3 api replicas + 2 workers x 10 = 50 of a default server's 100 connections: room for
+  // operators, migrations and a rolling deploy's extra replica (docs/decisions.md).
+  config.shutdownTimeoutMs = read.integer('SHUTDOWN_TIMEOUT_MS', 15_000, 1_000);
+  config.database = {
+    poolMax: read.integer('DATABASE_POOL_MAX', 10, 1, 1000),
+    poolWaitMs: read.integer('DATABASE_POOL_WAIT_MS', 2_000, 1, 60_000),
+    statementTimeoutMs: read.integer('DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 0),
+    lockTimeoutMs: read.integer('DATABASE_LOCK_TIMEOUT_MS', 5_000, 0),
+    processes: read.integer('DATABASE_POOL_PROCESSES', 5, 1, 10_000),
+  };
+  config.writeConcurrencyPerUser = read.integer('WRITE_CONCURRENCY_PER_USER', 2, 0, 1000);
+  config.requestsInFlightPerKey = read.integer('REQUESTS_IN_FLIGHT_PER_KEY', 64, 0, 100_000);
+  config.http = {
+    headersTimeoutMs: read.integer('HTTP_HEADERS_TIMEOUT_MS', 10_000, 1_000),
+    requestTimeoutMs: read.integer('HTTP_REQUEST_TIMEOUT_MS', 30_000, 1_000),
+    keepAliveTimeoutMs: read.integer('HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 1),
+    maxConnections: read.integer('HTTP_MAX_CONNECTIONS', 0, 0),
+    maxConnectionsPerAddress: read.integer('HTTP_MAX_CONNECTIONS_PER_ADDRESS', 256, 0),
+  };
+  if (config.http.headersTimeoutMs > config.http.requestTimeoutMs)
+    read.problem('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
   config.embedded = read.boolean('EMBEDDED', false);
   if (config.embedded && !config.runWorker) {
     read.problem(

@@ -24,3 +24,15 @@ export class RateLimitedError extends Error {
     this.name = 'RateLimitedError';
   }
 }
+
+/** Raised when a user already has the maximum of one kind of write in flight. */
+export class TooManyInFlightError extends Error {
+  readonly retryAfterSeconds = 1;
+
+  constructor(readonly limit: number) {
+    super(
+      `Too many concurrent requests to this endpoint: at most ${limit} at a time per user; retry shortly`,
+    );
+    this.name = 'TooManyInFlightError';
+  }
+}

@@ -1,8 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { DomainError, RateLimitedError } from '../domain/domain-error';
+import { DomainError, RateLimitedError, TooManyInFlightError } from '../domain/domain-error';
+import { POOL_WAIT_TIMEOUT_MESSAGE } from '../infrastructure/database/database-setup';
 import { ErrorCatalog } from './error-catalog';
 import { ErrorEnvelope, errorBody, sendEnvelope } from './error-envelope';
+import { answerLater } from './request-middleware';
 
 const HTTP_STATUS_CODES: Record<number, string> = {
   400: 'bad_request',
@@ -27,11 +29,16 @@ export class AllExceptionsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
-    sendEnvelope(http.getResponse<Response>(), this.toEnvelope(exception, request));
+    const response = http.getResponse<Response>();
+    const envelope = this.toEnvelope(exception, request);
+    // Too many in flight: answered after its Retry-After, so ignoring it cannot busy-loop.
+    if (exception instanceof TooManyInFlightError)
+      return answerLater(response, () => sendEnvelope(response, envelope));
+    sendEnvelope(response, envelope);
   }
 
   toEnvelope(exception: unknown, request: Request): ErrorEnvelope {
-    if (exception instanceof RateLimitedError) {
+    if (exception instanceof RateLimitedError || exception instanceof TooManyInFlightError) {
       return {
         status: 429,
         body: { detail: exception.message },
@@ -74,6 +81,24 @@ export class AllExceptionsFilter implements ExceptionFilter {
           ),
         };
       }
+    } else if (isUnstorableInput(exception)) {
+      // A backstop behind the input limits of hostile-input.ts: a value the database refuses
+      // to store is the client's mistake, never a 500.
+      return {
+        status: 400,
+        body: errorBody('Invalid request: a value cannot be stored as given', 'bad_request'),
+      };
+    } else if (isDatabaseSaturated(exception)) {
+      // No pooled connection within DATABASE_POOL_WAIT_MS, or a statement or lock wait past
+      // its bound: load, not a bug. The client may retry after a short pause.
+      this.logger.warn(
+        `Database saturated: ${String((exception as { message?: unknown }).message)}`,
+      );
+      return {
+        status: 503,
+        body: errorBody('The database is busy; retry shortly.', 'service_unavailable'),
+        headers: { 'Retry-After': '1' },
+      };
     } else if (isConnectionLoss(exception)) {
       this.logger.warn(
         `Dependency connection lost: ${String((exception as { message?: unknown }).message)}`,
@@ -81,6 +106,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return {
         status: 503,
         body: errorBody('A backing service is unavailable; retry shortly.', 'service_unavailable'),
+        headers: { 'Retry-After': '1' },
       };
     } else {
       this.logger.error(
@@ -128,6 +154,29 @@ const CONNECTION_LOSS_MESSAGES = new RegExp(
   ].join('|'),
   'i',
 );
+
+/** query_canceled (statement_timeout) and lock_not_available (lock_timeout). */
+const SATURATION_CODES = new Set(['57014', '55P03']);
+
+function isDatabaseSaturated(exception: unknown): boolean {
+  if (typeof exception !== 'object' || exception === null) return false;
+  const error = exception as { message?: unknown; code?: string; driverError?: { code?: string } };
+  const code = error.driverError?.code ?? error.code;
+  return (
+    (code !== undefined && SATURATION_CODES.has(code)) ||
+    (typeof error.message === 'string' && error.message.includes(POOL_WAIT_TIMEOUT_MESSAGE))
+  );
+}
+
+/** Invalid byte sequence, untranslatable character, numeric value out of range. */
+const UNSTORABLE_INPUT_CODES = new Set(['22021', '22P05', '22003']);
+
+function isUnstorableInput(exception: unknown): boolean {
+  if (typeof exception !== 'object' || exception === null) return false;
+  const error = exception as { code?: string; driverError?: { code?: string } };
+  const code = error.driverError?.code ?? error.code;
+  return code !== undefined && UNSTORABLE_INPUT_CODES.has(code);
+}
 
 /**
  * Redis replies that mean "this node cannot serve you right now": a demoted master

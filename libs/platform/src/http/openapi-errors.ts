@@ -30,6 +30,13 @@ const PLATFORM_FAILURES = {
 const AUTH_FAILURES = {
   '403': failure('No Authorization header: auth_error "This action requires login."'),
   '404': failure('The Bearer value matches no key, or the session expired (auth_error)'),
+  '429': {
+    description:
+      'Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After',
+    content: {
+      'application/json': { schema: { $ref: '#/components/schemas/RateLimitedDto' } },
+    },
+  },
 };
 
 type Operation = { responses?: Record<string, unknown>; security?: unknown[] };

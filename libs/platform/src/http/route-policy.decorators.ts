@@ -12,6 +12,7 @@ import { ErrorEnvelopeDto, RateLimitedDto } from './openapi-errors';
 export type AuthPolicy = 'bearer' | 'public' | 'secret-or-bearer';
 export const AUTH_POLICY = 'auth-policy';
 export const RATE_LIMIT_BUCKET = 'rate-limit-bucket';
+export const CONCURRENCY_BUCKET = 'concurrency-bucket';
 
 /** No credential needed (health, password login, OpenAPI). */
 export const Public = () => SetMetadata(AUTH_POLICY, 'public' satisfies AuthPolicy);
@@ -36,6 +37,20 @@ export const RateLimit = (bucket: string) =>
     ApiTooManyRequestsResponse({
       type: RateLimitedDto,
       description: 'Too frequent; see Retry-After',
+    }),
+  );
+
+/**
+ * A write one user could flood: at most WRITE_CONCURRENCY_PER_USER of the bucket's requests
+ * of one user run at once in a process; more are refused with 429 and Retry-After, so one
+ * user cannot hold the database pool that every other user's requests need.
+ */
+export const CapConcurrency = (bucket: string) =>
+  applyDecorators(
+    SetMetadata(CONCURRENCY_BUCKET, bucket),
+    ApiTooManyRequestsResponse({
+      type: RateLimitedDto,
+      description: 'Too many of this user’s requests to this endpoint in flight; see Retry-After',
     }),
   );
 

@@ -21,6 +21,10 @@ export abstract class CredentialRepository {
   /** Fixtures: an explicit key string, idempotent on its fingerprint. */
   abstract upsertApiKey(key: NewApiKey): Promise<number>;
   abstract createSession(session: NewSession): Promise<number>;
+  /** Ends one live session; false when it was already revoked or is not a session. */
+  abstract revokeSession(sessionId: number, at: Date): Promise<boolean>;
+  /** Ends the user's live sessions, all but `exceptSessionId`; returns how many. */
+  abstract revokeSessionsOf(userId: number, at: Date, exceptSessionId?: number): Promise<number>;
 }
 
 export abstract class TeamRepository {

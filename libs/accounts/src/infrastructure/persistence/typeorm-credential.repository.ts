@@ -15,6 +15,7 @@ interface CredentialRow {
   team_id: number | null;
   is_admin_session: boolean;
   expires_at: Date | null;
+  revoked_at: Date | null;
   is_admin_user: boolean;
 }
 
@@ -27,13 +28,16 @@ export class TypeormCredentialRepository extends CredentialRepository {
 
   async findByHash(keyHash: string): Promise<CredentialRecord | null> {
     const rows: CredentialRow[] = await this.tx.manager.query(
-      `SELECT c.kind, c.id, c.user_id, c.team_id, c.is_admin_session, c.expires_at, u.is_admin AS is_admin_user
+      `SELECT c.kind, c.id, c.user_id, c.team_id, c.is_admin_session, c.expires_at, c.revoked_at,
+              u.is_admin AS is_admin_user
          FROM (
-           SELECT 'api_key' AS kind, id, user_id, team_id, false AS is_admin_session, NULL::timestamptz AS expires_at
+           SELECT 'api_key' AS kind, id, user_id, team_id, false AS is_admin_session,
+                  NULL::timestamptz AS expires_at, NULL::timestamptz AS revoked_at
              FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL
            UNION ALL
-           SELECT 'session', id, user_id, team_id, is_admin, expires_at
-             FROM sessions WHERE key_hash = $1 AND revoked_at IS NULL
+           -- Revoked sessions are found too: their holder is told the session ended.
+           SELECT 'session', id, user_id, team_id, is_admin, expires_at, revoked_at
+             FROM sessions WHERE key_hash = $1
          ) c JOIN users u ON u.id = c.user_id
         LIMIT 1`,
       [keyHash],
@@ -47,6 +51,7 @@ export class TypeormCredentialRepository extends CredentialRepository {
       teamId: row.team_id,
       isAdminSession: row.is_admin_session,
       expiresAt: row.expires_at,
+      revokedAt: row.revoked_at,
       isAdminUser: row.is_admin_user,
     };
   }
@@ -75,6 +80,25 @@ export class TypeormCredentialRepository extends CredentialRepository {
       [session.userId, session.teamId, session.keyHash, session.isAdmin, session.expiresAt],
     );
     return rows[0].id;
+  }
+
+  async revokeSession(sessionId: number, at: Date): Promise<boolean> {
+    const rows: unknown[] = await this.tx.manager.query(
+      `UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id`,
+      [sessionId, at],
+    );
+    return rows.length > 0;
+  }
+
+  async revokeSessionsOf(userId: number, at: Date, exceptSessionId?: number): Promise<number> {
+    const rows: unknown[] = await this.tx.manager.query(
+      `UPDATE sessions SET revoked_at = $2
+        WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2
+          AND ($3::integer IS NULL OR id <> $3)
+        RETURNING id`,
+      [userId, at, exceptSessionId ?? null],
+    );
+    return rows.length;
   }
 }
 

@@ -6,7 +6,10 @@ import { emailContent, smsBody } from '../delivery-providers/code-message-text';
 /**
  * Development provider for both channels: messages land in PostgreSQL
  * (tfa_outbox_messages) instead of a phone or mailbox, worded as the real providers word
- * them; `manage outbox:list --to ADDRESS` reads them.
+ * them; `manage outbox:list --to ADDRESS` reads them. Each row carries its send's delivery
+ * id (unique), so the provider is idempotent the way a real one should be: a second
+ * attempt of a send stores nothing, even when the first one's insert commits after its
+ * worker died, and `findSent` sees what any attempt stored.
  */
 export class OutboxCodeSender extends CodeSender {
   readonly name = 'outbox';
@@ -24,17 +27,27 @@ export class OutboxCodeSender extends CodeSender {
       message.channel === 'email'
         ? emailContent(this.brand, message, this.clock.nowMs())
         : { subject: null, text: smsBody(this.brand, message) };
+    // A concurrent insert of the same send (a dead worker's, still waiting on a lock) makes
+    // this one wait for it and then do nothing: exactly one row either way.
     const rows = (await this.tx.manager.query(
-      `INSERT INTO tfa_outbox_messages (channel, recipient, subject, body)
-       VALUES ($1, $2, $3, $4) RETURNING id`,
-      [message.channel, message.destination, content.subject, content.text],
+      `INSERT INTO tfa_outbox_messages (channel, recipient, subject, body, delivery_id)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (delivery_id) DO NOTHING RETURNING id`,
+      [message.channel, message.destination, content.subject, content.text, message.idempotencyKey],
     )) as Array<{ id: string }>;
-    return { providerMessageId: `outbox-${rows[0].id}` };
+    if (rows.length > 0) return { providerMessageId: `outbox-${rows[0].id}` };
+    const earlier = await this.findSent(message);
+    if (!earlier) throw new Error('outbox row of this delivery vanished after a conflict');
+    return earlier;
   }
 
-  /** A table insert either happened or did not: there is nothing to reconcile. */
-  async findSent(): Promise<SentMessage | null> {
-    return null;
+  /** The row an earlier attempt of this send stored, if any. */
+  async findSent(message: CodeMessage): Promise<SentMessage | null> {
+    const rows = (await this.tx.manager.query(
+      `SELECT id FROM tfa_outbox_messages WHERE delivery_id = $1`,
+      [message.idempotencyKey],
+    )) as Array<{ id: string }>;
+    return rows.length > 0 ? { providerMessageId: `outbox-${rows[0].id}` } : null;
   }
 }
 

@@ -4,7 +4,8 @@ export type CounterName =
   | 'tfa_lockouts_total'
   | 'code_delivery_attempts_total'
   | 'code_delivery_failures_total'
-  | 'rate_limit_refusals_total';
+  | 'rate_limit_refusals_total'
+  | 'concurrency_refusals_total';
 
 export abstract class Metrics {
   abstract increment(name: CounterName, labels?: Record<string, string>, by?: number): void;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Client, ClientConfig } from 'pg';
-import { DataSource, DataSourceOptions } from 'typeorm';
+import { DataSource, DataSourceOptions, MigrationExecutor } from 'typeorm';
 
 /** Each context keeps its migrations in libs/<context>/src/infrastructure/migrations. */
 export const MIGRATIONS_GLOB = join(
@@ -31,7 +31,32 @@ class PooledClient extends Client {
   }
 }
 
-export function dataSourceOptions(databaseUrl: string, poolMax = 20): DataSourceOptions {
+/** The pool and server-side bounds of one process; see DatabaseLimits in platform-config. */
+export interface PoolSettings {
+  poolMax: number;
+  poolWaitMs: number;
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
+}
+
+const DEFAULT_POOL: PoolSettings = {
+  poolMax: 10,
+  poolWaitMs: 5_000,
+  statementTimeoutMs: 0,
+  lockTimeoutMs: 0,
+};
+
+/**
+ * The pg-pool error when no connection frees up within `connectionTimeoutMillis`: the
+ * database is saturated, not gone (answered 503 with Retry-After, never 500).
+ */
+export const POOL_WAIT_TIMEOUT_MESSAGE = 'timeout exceeded when trying to connect';
+
+export function dataSourceOptions(
+  databaseUrl: string,
+  pool: Partial<PoolSettings> = {},
+): DataSourceOptions {
+  const settings = { ...DEFAULT_POOL, ...pool };
   return {
     type: 'postgres',
     url: databaseUrl,
@@ -39,12 +64,18 @@ export function dataSourceOptions(databaseUrl: string, poolMax = 20): DataSource
     migrationsTableName: 'schema_migrations',
     synchronize: false,
     migrationsRun: false,
-    // Fail fast when the database is unreachable instead of hanging a request.
+    // Fail fast when the database is unreachable or saturated instead of hanging a request.
+    // The statement and lock timeouts travel as startup parameters, so they hold on every
+    // connection from its first query (behind PgBouncer, see docs/decisions.md).
     extra: {
-      max: poolMax,
-      connectionTimeoutMillis: 5_000,
+      max: settings.poolMax,
+      connectionTimeoutMillis: settings.poolWaitMs,
       idleTimeoutMillis: 30_000,
       Client: PooledClient,
+      ...(settings.statementTimeoutMs > 0
+        ? { statement_timeout: settings.statementTimeoutMs }
+        : {}),
+      ...(settings.lockTimeoutMs > 0 ? { lock_timeout: settings.lockTimeoutMs } : {}),
     },
   };
 }
@@ -75,16 +106,23 @@ export async function ensureDatabaseExists(databaseUrl: string): Promise<boolean
 
 /**
  * Applies pending migrations under an advisory lock, so several api processes or test
- * runners starting together apply each migration exactly once.
+ * runners starting together apply each migration exactly once. They run on the locking
+ * connection with no statement timeout (a migration may rewrite a large table); the lock
+ * timeout stays, so a migration queued behind a long transaction fails instead of
+ * stalling every request queued behind it.
  */
 export async function runMigrations(dataSource: DataSource): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
     await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    await runner.query('SET statement_timeout = 0');
+    const executor = new MigrationExecutor(dataSource, runner);
+    executor.transaction = 'each';
+    const applied = await executor.executePendingMigrations();
     return applied.map((migration) => migration.name);
   } finally {
+    await runner.query('RESET statement_timeout').catch(() => undefined);
     await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
     await runner.release();
   }

@@ -23,6 +23,10 @@ const COUNTERS: Record<CounterName, { help: string; labelNames: string[] }> = {
     help: 'Requests refused by a per-endpoint rate limit',
     labelNames: ['bucket'],
   },
+  concurrency_refusals_total: {
+    help: 'Requests refused because the user already had the maximum in flight',
+    labelNames: ['bucket'],
+  },
 };
 
 /** One registry per process; api and worker each expose their own. */

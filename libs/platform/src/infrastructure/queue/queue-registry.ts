@@ -1,5 +1,6 @@
 import { Queue, Worker } from 'bullmq';
 import { RedisConnectionFactory } from '../redis/redis-connection.factory';
+import { settleWithin } from '../settle-within';
 import { InProcessJobQueue } from './in-process-job-queue';
 import {
   JobCounts,
@@ -13,6 +14,11 @@ import {
 
 /** How long closing waits for a queue connection still being set up. */
 const CLOSE_HANDSHAKE_WAIT_MS = 2_000;
+/**
+ * How long a queue's orderly close may take before its connection is dropped: with Redis
+ * down, BullMQ's close waits for a reconnection that may never come.
+ */
+const QUEUE_CLOSE_MS = 2_000;
 
 /** A BullMQ queue behind the JobQueue interface. */
 class BullmqJobQueue implements JobQueue {
@@ -42,9 +48,15 @@ export class QueueRegistry {
   private readonly bullmq = new Map<string, BullmqJobQueue>();
   private readonly local = new Map<string, InProcessJobQueue>();
 
+  /**
+   * `workerCloseMs` bounds a worker's close (its running jobs finishing, then its
+   * connections); past it the worker is dropped and its jobs are taken over by another
+   * worker once their lock lapses.
+   */
   constructor(
     private readonly connections: RedisConnectionFactory,
     private readonly inProcess = false,
+    private readonly workerCloseMs = 10_000,
   ) {}
 
   jobQueue(name: string): JobQueue {
@@ -78,7 +90,16 @@ export class QueueRegistry {
     });
     // Connection errors are retried by BullMQ; readiness reports the outage.
     worker.on('error', () => undefined);
-    return { close: () => worker.close() };
+    return {
+      close: async () => {
+        // With Redis away a running job cannot be recorded as done anyway: stop at once
+        // (its lock lapses and another worker retries it) instead of waiting for Redis.
+        const connected = await isConnected(worker);
+        const closing = connected ? worker.close() : worker.close(true);
+        if (!(await settleWithin(closing, connected ? this.workerCloseMs : QUEUE_CLOSE_MS)))
+          await settleWithin(worker.disconnect(), QUEUE_CLOSE_MS);
+      },
+    };
   }
 
   /** The BullMQ queue itself (always on Redis), for tests and tools that inspect jobs. */
@@ -119,6 +140,15 @@ export class QueueRegistry {
   }
 }
 
+/** True when the worker's Redis connection is up right now (not reconnecting). */
+async function isConnected(worker: Worker): Promise<boolean> {
+  const client = await Promise.race([
+    worker.client.catch(() => null),
+    new Promise<null>((resolve) => setTimeout(() => resolve(null), 100).unref()),
+  ]);
+  return client?.status === 'ready';
+}
+
 /**
  * A queue closed while its connection is still being set up has BullMQ report the aborted
  * setup as an 'error' event after close() removed every listener, which would crash the
@@ -129,5 +159,6 @@ async function closeQuietly(queue: Queue): Promise<void> {
     queue.waitUntilReady().catch(() => undefined),
     new Promise((resolve) => setTimeout(resolve, CLOSE_HANDSHAKE_WAIT_MS).unref()),
   ]);
-  await queue.close().catch(() => undefined);
+  if (!(await settleWithin(queue.close(), QUEUE_CLOSE_MS)))
+    await settleWithin(queue.disconnect(), QUEUE_CLOSE_MS);
 }

@@ -1,4 +1,8 @@
 import Redis, { Cluster, ClusterOptions, RedisOptions } from 'ioredis';
+import { settleWithin } from '../settle-within';
+
+/** An orderly QUIT waits this long; with Redis down it would wait for a reconnection. */
+const QUIT_WAIT_MS = 1_000;
 
 /** host:port of one Redis node or Sentinel. */
 export interface RedisNode {
@@ -113,9 +117,10 @@ export class RedisConnectionFactory {
 
   async closeAll(): Promise<void> {
     await Promise.all(
-      [...this.connections].map((connection) =>
-        connection.quit().catch(() => connection.disconnect()),
-      ),
+      [...this.connections].map(async (connection) => {
+        if (connection.status !== 'ready' || !(await settleWithin(connection.quit(), QUIT_WAIT_MS)))
+          connection.disconnect();
+      }),
     );
     this.connections.clear();
   }

@@ -1,0 +1,41 @@
+import { Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { CurrentPrincipal, Principal } from '@app/platform';
+import { LogoutUseCase } from '../application/logout.use-case';
+import { SESSION_COOKIE } from './session-cookie';
+
+export class LogoutResponseDto {
+  @ApiProperty({ enum: [true] }) success: boolean;
+}
+
+@ApiTags('users')
+@ApiBearerAuth()
+@Controller('api/v0/users')
+export class LogoutController {
+  constructor(private readonly logout: LogoutUseCase) {}
+
+  @Post('logout')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Log out',
+    description:
+      'Ends the session whose key is the Bearer token (and clears the session cookie). A later ' +
+      'request with that key answers 404 auth_error "Session expired. Please log in again.". ' +
+      'An API key is refused with 400 bad_request: it is not a session.',
+  })
+  @ApiOkResponse({ type: LogoutResponseDto, description: 'the session has ended' })
+  async logOut(
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<LogoutResponseDto> {
+    await this.logout.execute(principal);
+    response.clearCookie(SESSION_COOKIE, {
+      httpOnly: true,
+      secure: true,
+      sameSite: 'strict',
+      path: '/',
+    });
+    return { success: true };
+  }
+}

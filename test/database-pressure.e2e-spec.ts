@@ -1,0 +1,329 @@
+import { Client } from 'pg';
+import { DataSource, QueryRunner } from 'typeorm';
+import { createTestUser, spawnApi, startApi, TestApi, TestUser } from '@test/support/api';
+import { TEST_DATABASE_URL } from '@test/support/test-env';
+import { OwnRedis } from '@test/support/own-redis';
+import { enableTotp } from '@test/support/tfa';
+
+/**
+ * Database pressure is never a 500: a pool wait past DATABASE_POOL_WAIT_MS and a lock wait
+ * past DATABASE_LOCK_TIMEOUT_MS are 503 service_unavailable with Retry-After; the writes one
+ * user can flood admit WRITE_CONCURRENCY_PER_USER at a time per user, the rest are 429.
+ * Load figures (a 1,000-way flood and another user's p99) come from `npm run bench:flood`.
+ */
+describe('database pressure', () => {
+  let api: TestApi;
+  let alice: TestUser;
+  let bob: TestUser;
+  let locker: Client;
+  // A Redis of its own: this file's delivery worker must not take other files' jobs.
+  let redis: OwnRedis;
+
+  beforeAll(async () => {
+    redis = await OwnRedis.start();
+    api = await startApi({
+      REDIS_URL: redis.url,
+      DATABASE_POOL_MAX: '3',
+      DATABASE_POOL_WAIT_MS: '300',
+      DATABASE_STATEMENT_TIMEOUT_MS: '20000',
+      DATABASE_LOCK_TIMEOUT_MS: '4000',
+      WRITE_CONCURRENCY_PER_USER: '1',
+    });
+    alice = await createTestUser(api);
+    bob = await createTestUser(api);
+    locker = new Client({ connectionString: TEST_DATABASE_URL });
+    await locker.connect();
+  });
+  afterAll(async () => {
+    await locker.end();
+    await api.close();
+    await redis.stop();
+  });
+
+  const createGroup = async (user: TestUser): Promise<number> => {
+    const response = await api
+      .http()
+      .post('/api/v0/endptjobs/')
+      .set(user.auth)
+      .send({ endpoint_name: `pressure-${user.id}` });
+    expect(response.status).toBe(200);
+    return response.body.result as number;
+  };
+  const update = (user: TestUser, id: number, minLoad: number) =>
+    api.http().put(`/api/v0/endptjobs/${id}/`).set(user.auth).send({ min_load: minLoad });
+
+  /** Holds row locks in a transaction of the test's own connection until `release`. */
+  async function lockRows(sql: string, params: unknown[]): Promise<() => Promise<void>> {
+    await locker.query('BEGIN');
+    await locker.query(sql, params);
+    return async () => {
+      await locker.query('ROLLBACK');
+    };
+  }
+
+  /** Waits until one of the api's connections waits on a lock: the request is in flight. */
+  async function untilSomeoneWaitsOnALock(): Promise<void> {
+    const probe = api.app.get(DataSource);
+    for (;;) {
+      const [row] = await probe.query(
+        `SELECT count(*)::int AS waiting FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
+      if (row.waiting > 0) return;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  it('sets the statement and lock timeouts on every pooled connection', async () => {
+    const dataSource = api.app.get(DataSource);
+    const runners: QueryRunner[] = [];
+    try {
+      // All three of the pool's connections, so none escapes the check.
+      for (let i = 0; i < 3; i++) {
+        const runner = dataSource.createQueryRunner();
+        await runner.connect();
+        runners.push(runner);
+      }
+      for (const runner of runners) {
+        expect(await runner.query('SHOW statement_timeout')).toEqual([
+          { statement_timeout: '20s' },
+        ]);
+        expect(await runner.query('SHOW lock_timeout')).toEqual([{ lock_timeout: '4s' }]);
+      }
+    } finally {
+      await Promise.all(runners.map((runner) => runner.release()));
+    }
+  });
+
+  it('a pool wait past its bound is 503 service_unavailable with Retry-After, then recovers', async () => {
+    const dataSource = api.app.get(DataSource);
+    const held: QueryRunner[] = [];
+    try {
+      for (let i = 0; i < 3; i++) {
+        const runner = dataSource.createQueryRunner();
+        await runner.connect();
+        held.push(runner);
+      }
+      const response = await api.http().get('/api/v0/endptjobs/').set(alice.auth);
+      expect(response.status).toBe(503);
+      expect(response.headers['retry-after']).toBe('1');
+      expect(response.body).toEqual({
+        success: false,
+        error: 'service_unavailable',
+        msg: 'The database is busy; retry shortly.',
+      });
+    } finally {
+      await Promise.all(held.map((runner) => runner.release()));
+    }
+    expect((await api.http().get('/api/v0/endptjobs/').set(alice.auth)).status).toBe(200);
+  });
+
+  it('a lock wait past DATABASE_LOCK_TIMEOUT_MS is 503 with Retry-After and changes nothing', async () => {
+    const id = await createGroup(alice);
+    const release = await lockRows(`SELECT 1 FROM endpoint_groups WHERE id = $1 FOR UPDATE`, [id]);
+    try {
+      const response = await update(alice, id, 7);
+      expect(response.status).toBe(503);
+      expect(response.headers['retry-after']).toBe('1');
+      expect(response.body.error).toBe('service_unavailable');
+    } finally {
+      await release();
+    }
+    const [row] = await api.app
+      .get(DataSource)
+      .query(`SELECT min_load FROM endpoint_groups WHERE id = $1`, [id]);
+    expect(Number(row.min_load)).not.toBe(7);
+    expect((await update(alice, id, 8)).status).toBe(200);
+  });
+
+  it('endpoint-group writes: one in flight per user, the next is 429; other users are not held up', async () => {
+    const [mine, other, bobs] = [
+      await createGroup(alice),
+      await createGroup(alice),
+      await createGroup(bob),
+    ];
+    const release = await lockRows(`SELECT 1 FROM endpoint_groups WHERE id = $1 FOR UPDATE`, [
+      mine,
+    ]);
+    let first: Promise<{ status: number }>;
+    try {
+      first = update(alice, mine, 3).then((response) => response);
+      await untilSomeoneWaitsOnALock();
+
+      // Refusals are answered after their Retry-After second; sent together, so the held
+      // request is still waiting on its lock when they come back.
+      const refusals = await Promise.all([
+        update(alice, other, 4),
+        api.http().delete(`/api/v0/endptjobs/${other}/`).set(alice.auth).send({}),
+      ]);
+      for (const refused of refusals) {
+        expect(refused.status).toBe(429);
+        expect(refused.headers['retry-after']).toBe('1');
+        expect(refused.body).toEqual({
+          detail:
+            'Too many concurrent requests to this endpoint: at most 1 at a time per user; retry shortly',
+        });
+      }
+      expect((await update(bob, bobs, 4)).status).toBe(200);
+      expect((await api.http().get('/api/v0/endptjobs/').set(alice.auth)).status).toBe(200);
+    } finally {
+      await release();
+    }
+    expect((await first).status).toBe(200);
+    // The slot is free again once the response is out.
+    expect((await update(alice, other, 5)).status).toBe(200);
+  });
+
+  it('PUT /tfa/update/: one in flight per user, the next is 429', async () => {
+    const user = await createTestUser(api);
+    const totp = await enableTotp(api, user);
+    const release = await lockRows(`SELECT 1 FROM tfa_methods WHERE id = $1 FOR UPDATE`, [
+      totp.methodId,
+    ]);
+    const rename = (label: string) =>
+      api
+        .http()
+        .put('/api/v0/tfa/update/')
+        .set(user.auth)
+        .send({ tfa_method_id: totp.methodId, label });
+    let first: Promise<{ status: number }>;
+    try {
+      first = rename('held').then((response) => response);
+      await untilSomeoneWaitsOnALock();
+      const refused = await rename('refused');
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toBe('1');
+    } finally {
+      await release();
+    }
+    expect((await first).status).toBe(200);
+    expect((await rename('after')).status).toBe(200);
+  });
+
+  describe('requests in flight per credential', () => {
+    let capped: TestApi;
+
+    beforeAll(async () => {
+      capped = await startApi({
+        REDIS_URL: redis.url,
+        REQUESTS_IN_FLIGHT_PER_KEY: '2',
+        WRITE_CONCURRENCY_PER_USER: '0',
+      });
+    });
+    afterAll(() => capped.close());
+
+    it('holds one key to its cap on every route before looking it up; other keys go on', async () => {
+      const user = await createTestUser(capped);
+      const other = await createTestUser(capped);
+      const groups: number[] = [];
+      for (const name of ['held-1', 'held-2']) {
+        const created = await capped
+          .http()
+          .post('/api/v0/endptjobs/')
+          .set(user.auth)
+          .send({ endpoint_name: name });
+        groups.push(created.body.result as number);
+      }
+      const release = await lockRows(
+        `SELECT 1 FROM endpoint_groups WHERE id = ANY($1) FOR UPDATE`,
+        [groups],
+      );
+      let held: Array<Promise<{ status: number }>> = [];
+      try {
+        held = groups.map((id) =>
+          capped
+            .http()
+            .put(`/api/v0/endptjobs/${id}/`)
+            .set(user.auth)
+            .send({ min_load: 2 })
+            .then((response) => response),
+        );
+        const probe = capped.app.get(DataSource);
+        for (;;) {
+          const [row] = await probe.query(
+            `SELECT count(*)::int AS waiting FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          );
+          if (row.waiting >= 2) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        const refused = await capped.http().get('/api/v0/users/current/').set(user.auth);
+        expect(refused.status).toBe(429);
+        expect(refused.headers['retry-after']).toBe('1');
+        expect(refused.body).toEqual({
+          detail: 'Too many concurrent requests: at most 2 at a time per API key; retry shortly',
+        });
+        expect((await capped.http().get('/api/v0/users/current/').set(other.auth)).status).toBe(
+          200,
+        );
+      } finally {
+        await release();
+      }
+      expect((await Promise.all(held)).map((response) => response.status)).toEqual([200, 200]);
+      expect((await capped.http().get('/api/v0/users/current/').set(user.auth)).status).toBe(200);
+    });
+  });
+
+  describe('pool budget at start', () => {
+    const budgetLine = (output: string[]) =>
+      output
+        .join('\n')
+        .split('\n')
+        .map((line) => {
+          try {
+            return JSON.parse(line) as { level?: number; msg?: string };
+          } catch {
+            return {};
+          }
+        })
+        .find((entry) => entry.msg?.startsWith('Database pool budget'));
+
+    /** The line may follow the listening line: wait for it on the output, not for a time. */
+    async function awaitBudgetLine(spawned: Awaited<ReturnType<typeof spawnApi>>) {
+      for (;;) {
+        const line = budgetLine(spawned.output);
+        if (line) return line;
+        if (spawned.child.exitCode !== null) throw new Error(spawned.output.join('\n'));
+        await new Promise((resolve) => spawned.child.stdout!.once('data', resolve));
+      }
+    }
+
+    it('logs the budget of the documented topology, which fits a default server', async () => {
+      const spawned = await spawnApi({
+        LOG_LEVEL: 'info',
+        SHUTDOWN_GRACE_MS: '0',
+        REDIS_URL: redis.url,
+        RUN_WORKER: 'false',
+      });
+      try {
+        const line = await awaitBudgetLine(spawned);
+        expect(line?.msg).toMatch(
+          /^Database pool budget: 10 per process x 5 processes = 50 of \d+ usable connections \(max_connections \d+, \d+ reserved\)$/,
+        );
+        expect(line?.level).toBe(30);
+      } finally {
+        await spawned.stop();
+      }
+    });
+
+    it('warns when replicas x pool would not fit max_connections', async () => {
+      const spawned = await spawnApi({
+        LOG_LEVEL: 'info',
+        SHUTDOWN_GRACE_MS: '0',
+        REDIS_URL: redis.url,
+        RUN_WORKER: 'false',
+        DATABASE_POOL_MAX: '50',
+        DATABASE_POOL_PROCESSES: '40',
+      });
+      try {
+        const line = await awaitBudgetLine(spawned);
+        expect(line?.msg).toMatch(
+          /= 2000 of \d+ usable connections .*: does not fit; lower DATABASE_POOL_MAX/,
+        );
+        expect(line?.level).toBe(40);
+      } finally {
+        await spawned.stop();
+      }
+    });
+  });
+});
