@@ -1,14 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { runManage, startApi } from '@test/support/api';
-import { TEST_DATABASE_URL } from '@test/support/test-env';
+import { TEST_DATABASE_URL, temporaryDatabaseUrl } from '@test/support/test-env';
 
 /** An orchestrator must never route to an instance whose schema is not migrated. */
 describe('readiness while migrations are pending', () => {
-  const database = `gpumarket_test_pending_${randomUUID().slice(0, 8)}`;
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${database}`;
+  const { name: database, url: databaseUrl } = temporaryDatabaseUrl('pending');
+  const url = new URL(databaseUrl);
 
   afterAll(async () => {
     const admin = new Client({ connectionString: TEST_DATABASE_URL });
