@@ -9,6 +9,7 @@ import { CreateUserCommand, CreateUserUseCase } from '@app/accounts';
 import { Environment, FixtureRegistry } from '@app/platform';
 import { buildOpenApiDocument, createApiApp } from '../../apps/api/src/bootstrap';
 import { OpenApiDocument, OpenApiResponseValidator } from './openapi-validator';
+import { CONDITION_TIMEOUT_MS } from './wait';
 
 export const ROOT = join(__dirname, '..', '..');
 /** Built output used by spawned processes; TEST_DIST_DIR lets parallel work build elsewhere. */
@@ -121,7 +122,7 @@ export async function spawnApi(env: Record<string, string> = {}): Promise<Spawne
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`api did not start:\n${output.join('\n')}`)),
-      30_000,
+      CONDITION_TIMEOUT_MS,
     );
     child.once('exit', (code) =>
       reject(new Error(`api exited with ${code}:\n${output.join('\n')}`)),
