@@ -5,7 +5,7 @@ import { waitFor } from '@test/support/wait';
 /**
  * GET /api/v0/charges/ over HTTP on hand-written fixtures (ids 10000-19999). Every amount
  * below is computed by hand from the charges listed in FIXTURES. Every request is encoded
- * as the public client encodes it (wire-contract §0): quote_plus of Python's json.dumps
+ * as the public client encodes it (docs/billing.md, "Query parsing"): quote_plus of Python's json.dumps
  * for select_filters (", " and ": " separators, so "+" for spaces), parameters in the
  * client's order.
  */

@@ -59,7 +59,7 @@ function parseCategories(type: unknown): ChargeCategory[] | null {
 }
 
 /**
- * Reads the query exactly as the public client encodes it (wire-contract §0, §2.6): the
+ * Reads the query exactly as the public client encodes it (docs/billing.md, "Query parsing"): the
  * parameters arrive form-decoded, `select_filters` is JSON, `latest_first` is `true` or
  * `false`, `limit` an integer string. Unknown select_filters keys are ignored.
  */
