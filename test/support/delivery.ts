@@ -18,9 +18,10 @@ export function twilioEnv(fake: FakeTwilio): Record<string, string> {
     TWILIO_ACCOUNT_SID: fake.accountSid,
     TWILIO_AUTH_TOKEN: fake.authToken,
     TWILIO_FROM: '+14155550100',
-    TWILIO_TIMEOUT_MS: '5000',
     // The send-code answer reports the first attempt's outcome (twilio_error) only if that
-    // attempt ends within this wait; under load the default 3 s is not always enough.
+    // attempt ends within the wait; under load the default 3 s is not always enough, and a
+    // fake that answers late must not count as a transient failure (a timeout) either.
+    TWILIO_TIMEOUT_MS: '20000',
     DELIVERY_FIRST_ATTEMPT_WAIT_MS: '30000',
   };
 }
