@@ -19,10 +19,8 @@ const swc = [
 ];
 
 const moduleNameMapper = {
-  '^@app/(platform|accounts|billing|identity-tfa|marketplace-volumes|autoscaling)$':
-    '<rootDir>/libs/$1/src',
-  '^@app/(platform|accounts|billing|identity-tfa|marketplace-volumes|autoscaling)/(.*)$':
-    '<rootDir>/libs/$1/src/$2',
+  '^@app/(platform|accounts|billing|identity-tfa|marketplace-volumes|autoscaling)$': '<rootDir>/libs/$1/src',
+  '^@app/(platform|accounts|billing|identity-tfa|marketplace-volumes|autoscaling)/(.*)$': '<rootDir>/libs/$1/src/$2',
   '^@test/support$': '<rootDir>/test/support',
   '^@test/support/(.*)$': '<rootDir>/test/support/$1',
 };
@@ -46,17 +44,7 @@ module.exports = {
   testTimeout: 60000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
-    {
-      ...shared,
-      displayName: 'integration',
-      testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'],
-      testTimeout: 30000,
-    },
-    {
-      ...shared,
-      displayName: 'e2e',
-      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-      testTimeout: 60000,
-    },
+    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'], testTimeout: 30000 },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], testTimeout: 60000 },
   ],
 };
