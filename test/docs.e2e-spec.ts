@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -33,6 +33,20 @@ import { CONDITION_TIMEOUT_MS } from '@test/support/wait';
  */
 
 const DOCS_HOME = '/home/ada';
+
+/** `curl [-s] [-H 'Name: value']... URL`: prints the body (exit 7 when unreachable). */
+const CURL_SUBSET = `
+const args = process.argv.slice(2);
+const headers = {};
+let url;
+for (let i = 0; i < args.length; i += 1) {
+  if (args[i] === '-H') { const [name, ...value] = args[++i].split(':'); headers[name.trim()] = value.join(':').trim(); }
+  else if (!args[i].startsWith('-')) url = /^https?:/.test(args[i]) ? args[i] : 'http://' + args[i];
+}
+fetch(url, { headers }).then(async (response) => {
+  process.stdout.write(await response.text());
+}).catch((error) => { console.error('curl: ' + error.message); process.exit(7); });
+`;
 
 class DocSession {
   private readonly values: Record<string, string> = {};
@@ -163,6 +177,12 @@ describe('the documentation', () => {
         `#!/bin/sh\nexec "${process.execPath}" "${join(DIST, 'apps/cli/src/main.js')}" "$@"\n`,
       );
       chmodSync(gpumkt, 0o755);
+      // The README's quick start uses curl; a machine without it gets the subset it uses.
+      if (spawnSync('sh', ['-c', 'command -v curl']).status !== 0) {
+        const curl = join(bin, 'curl');
+        writeFileSync(curl, `#!${process.execPath}\n${CURL_SUBSET}`);
+        chmodSync(curl, 0o755);
+      }
     });
 
     afterAll(async () => {
