@@ -14,7 +14,8 @@ import {
   renderCompose,
 } from '@test/support/compose';
 import { spawnWorker } from '@test/support/delivery';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '@test/support/test-env';
+import { OwnRedis } from '@test/support/own-redis';
+import { TEST_DATABASE_URL } from '@test/support/test-env';
 
 const COMPOSE_FILE = join(ROOT, 'docker/compose.yml');
 
@@ -55,13 +56,14 @@ function refuses(env: Record<string, string>): boolean {
   }
 }
 
-/** What differs on this machine: the compose network's host names do not resolve here. */
-const LOCAL_SERVICES = {
-  DATABASE_URL: TEST_DATABASE_URL,
-  REDIS_URL: TEST_REDIS_URL,
-  PORT: '0',
-  HOST: '127.0.0.1',
-};
+/**
+ * What differs on this machine: the compose network's host names do not resolve here.
+ * Redis is a private server: the production worker started below must not take the
+ * delivery jobs of other test files from the shared test index.
+ */
+function localServices(redis: OwnRedis) {
+  return { DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: redis.url, PORT: '0', HOST: '127.0.0.1' };
+}
 
 /** What a deployment relies on in docker/, checked without Docker tooling or an engine. */
 describe('deployment files', () => {
@@ -227,30 +229,36 @@ describe('deployment files', () => {
 
   it('renders a production configuration that the release step, the api and the worker accept', async () => {
     const { services } = render(operator);
-    expect(environmentOf(services.api)).toMatchObject({
-      NODE_ENV: 'production',
-      MIGRATIONS_RUN: 'false',
-      RUN_WORKER: 'false',
-    });
-
-    // The release step: migrations run by their own service before the api starts.
-    const migrate = await runManage(['migration:run'], {
-      ...environmentOf(services.migrate),
-      ...LOCAL_SERVICES,
-    });
-    expect(migrate.stderr).toBe('');
-    expect(migrate.code).toBe(0);
-
-    const api = await spawnApi({ ...environmentOf(services.api), ...LOCAL_SERVICES });
+    const redis = await OwnRedis.start();
+    const LOCAL_SERVICES = localServices(redis);
     try {
-      expect((await fetch(`${api.url}/health/ready`)).status).toBe(200);
-    } finally {
-      // SIGINT: no load balancer to wait for here.
-      expect(await api.stop('SIGINT')).toBe(0);
-    }
+      expect(environmentOf(services.api)).toMatchObject({
+        NODE_ENV: 'production',
+        MIGRATIONS_RUN: 'false',
+        RUN_WORKER: 'false',
+      });
 
-    const worker = await spawnWorker({ ...environmentOf(services.worker), ...LOCAL_SERVICES });
-    await worker.kill('SIGTERM');
-    expect(worker.child.exitCode).toBe(0);
+      // The release step: migrations run by their own service before the api starts.
+      const migrate = await runManage(['migration:run'], {
+        ...environmentOf(services.migrate),
+        ...LOCAL_SERVICES,
+      });
+      expect(migrate.stderr).toBe('');
+      expect(migrate.code).toBe(0);
+
+      const api = await spawnApi({ ...environmentOf(services.api), ...LOCAL_SERVICES });
+      try {
+        expect((await fetch(`${api.url}/health/ready`)).status).toBe(200);
+      } finally {
+        // SIGINT: no load balancer to wait for here.
+        expect(await api.stop('SIGINT')).toBe(0);
+      }
+
+      const worker = await spawnWorker({ ...environmentOf(services.worker), ...LOCAL_SERVICES });
+      await worker.kill('SIGTERM');
+      expect(worker.child.exitCode).toBe(0);
+    } finally {
+      await redis.stop();
+    }
   }, 120_000);
 });

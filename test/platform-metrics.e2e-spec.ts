@@ -141,16 +141,20 @@ describe('GET /metrics (Prometheus)', () => {
 
 describe('GET /metrics: code delivery', () => {
   let fake: FakeTwilio;
+  let redis: OwnRedis;
   let api: TestApi;
 
   beforeAll(async () => {
-    fake = await startFakeTwilio();
-    api = await startApi(twilioEnv(fake));
+    // A Redis of its own: on the shared one, another test file's worker (outbox provider)
+    // could take this api's jobs, and this api's Twilio worker could take theirs.
+    [fake, redis] = await Promise.all([startFakeTwilio(), OwnRedis.start()]);
+    api = await startApi({ ...twilioEnv(fake), REDIS_URL: redis.url });
   });
 
   afterAll(async () => {
     await api?.close();
     await fake?.close();
+    await redis?.stop();
   });
 
   it('counts delivery attempts by channel, provider and outcome, and abandoned deliveries', async () => {
