@@ -39,6 +39,7 @@ module.exports = {
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper,
   globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   maxWorkers: 2,
   testTimeout: 60000,
   projects: [

@@ -40,7 +40,7 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/10';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const DEADLINE_MINUTES = Number(process.env.BENCH_DEADLINE_MINUTES ?? 30);
 const DOCS = process.env.BENCH_DOCS ?? join(process.cwd(), 'docs', 'performance.md');
-/** What issue 3 asks for; a smaller dataset is reseeded. */
+/** The dataset size docs/performance.md reports on; a smaller dataset is reseeded. */
 const SEED = { users: 10_000, contracts: 1_000_000, days: 120 };
 const MINIMUM = { charges: 10_000_000, heavyContracts: 200_000 };
 const HEAVY_EMAIL = 'demo-1@demo.gpumarket.test';

@@ -1,10 +1,11 @@
 import { DataSource } from 'typeorm';
 import { createTestUser, loadFixtures, startApi, TestApi } from '@test/support/api';
+import { waitFor } from '@test/support/wait';
 
 /**
  * GET /api/v0/charges/ over HTTP on hand-written fixtures (ids 10000-19999). Every amount
  * below is computed by hand from the charges listed in FIXTURES. Every request is encoded
- * as the public client encodes it (wire-contract §0): quote_plus of Python's json.dumps
+ * as the public client encodes it (docs/billing.md, "Query parsing"): quote_plus of Python's json.dumps
  * for select_filters (", " and ": " separators, so "+" for spaces), parameters in the
  * client's order.
  */
@@ -867,16 +868,18 @@ describe('GET /api/v0/charges/', () => {
             ]),
           ],
         });
-        for (let waited = 0; ; waited += 20) {
-          const [{ n }] = await db.query(
-            `SELECT count(*)::int AS n FROM pg_stat_activity
-              WHERE datname = current_database() AND wait_event_type = 'Lock'
-                AND query LIKE '%INSERT INTO billing_report_days%'`,
-          );
-          if (n > 0) break;
-          if (waited > 5000) throw new Error('the writer never blocked');
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        await waitFor(
+          async () => {
+            const [{ n }] = await db.query(
+              `SELECT count(*)::int AS n FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock'
+                  AND query LIKE '%INSERT INTO billing_report_days%'`,
+            );
+            return n as number;
+          },
+          (n) => n > 0,
+          { what: 'the writer to block on the lock' },
+        );
         // A later writer commits meanwhile: its newer transaction id is visible, the
         // blocked writer's older one must stay invisible all the same.
         await loadFixtures(api, {

@@ -16,6 +16,7 @@ import { FakeSms, FakeTwilio, smsCode, startFakeTwilio } from '@test/support/fak
 import { OwnRedis } from '@test/support/own-redis';
 import { mailCode, SmtpSink, startSmtpSink, SunkMail } from '@test/support/smtp-sink';
 import { authorizeByEmail, forgetRecentSms, testPhone, totpCode } from '@test/support/tfa';
+import { CONDITION_TIMEOUT_MS } from '@test/support/wait';
 
 /**
  * Code delivery end to end, asserted on the wire: the real api (and worker processes) with
@@ -52,14 +53,14 @@ async function atMost(promise: Promise<unknown>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Polls `probe` until `accept` holds (bounded); returns the last value either way. */
-async function eventually<T>(
-  probe: () => Promise<T>,
-  accept: (value: T) => boolean,
-  attempts = 150,
-): Promise<T> {
+/**
+ * Polls `probe` until `accept` holds (up to CONDITION_TIMEOUT_MS); returns the last value
+ * either way, so the caller's assertion shows what was seen.
+ */
+async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + CONDITION_TIMEOUT_MS;
   let last = await probe();
-  for (let i = 0; i < attempts && !accept(last); i += 1) {
+  while (!accept(last) && Date.now() < deadline) {
     await pause(100);
     last = await probe();
   }
@@ -421,7 +422,7 @@ describe('code delivery through the providers, on the wire', () => {
       // Bounded well below BullMQ's default 30 s stalled check, which would otherwise decide
       // when the jobs are taken over whatever DELIVERY_JOB_LOCK_MS says.
       for (const secret of secrets)
-        expect(await deliverySettled(api, deliveryJobId(api, secret), 400)).toBe('completed');
+        expect(await deliverySettled(api, deliveryJobId(api, secret))).toBe('completed');
 
       for (const phone of phones) {
         expect(fake.messages.filter(toNumber(phone))).toHaveLength(1);

@@ -1,26 +1,23 @@
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse, parseAllDocuments } from 'yaml';
-import { Environment, loadPlatformConfig } from '@app/platform';
-import { ROOT, runManage, spawnApi } from '@test/support/api';
+import { parseAllDocuments } from 'yaml';
+import { ConfigError, Environment, loadPlatformConfig } from '@app/platform';
+import { loadSmsAntiFraudSettings } from '@app/identity-tfa/infrastructure/anti-fraud/sms-anti-fraud-settings';
+import { loadDeliverySettings } from '@app/identity-tfa/infrastructure/delivery-providers/delivery-settings';
+import { loadTfaSettings } from '@app/identity-tfa/infrastructure/tfa-config';
+import { DIST, ROOT, runManage, spawnApi } from '@test/support/api';
+import {
+  ComposeFile,
+  ComposeService,
+  environmentOf,
+  interpolate,
+  InterpolationError,
+  renderCompose,
+} from '@test/support/compose';
 import { spawnWorker } from '@test/support/delivery';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '@test/support/test-env';
-
-/**
- * `docker compose config` needs no Docker engine: the Compose v2 plugin or the Debian
- * package `docker-compose` (v1) both render and validate the file. CI installs the latter.
- */
-function composeCommand(): string[] {
-  for (const command of [['docker', 'compose'], ['docker-compose']]) {
-    const probe = spawnSync(command[0], [...command.slice(1), 'version'], { stdio: 'ignore' });
-    if (probe.status === 0) return command;
-  }
-  throw new Error(
-    'Neither `docker compose` nor `docker-compose` is installed ' +
-      '(apt-get install -y --no-install-recommends docker-compose)',
-  );
-}
+import { OwnRedis } from '@test/support/own-redis';
+import { TEST_DATABASE_URL } from '@test/support/test-env';
 
 const COMPOSE_FILE = join(ROOT, 'docker/compose.yml');
 
@@ -33,45 +30,48 @@ const REQUIRED = {
   SMTP_HOST: 'smtp.example.com',
   SMTP_FROM: 'GPU Marketplace <no-reply@example.com>',
 };
+/** Twilio needs exactly one sender; the operator picks which (the api names both if neither). */
+const ONE_OF = ['TWILIO_FROM', 'TWILIO_MESSAGING_SERVICE_SID'];
 const OPTIONAL = { TWILIO_MESSAGING_SERVICE_SID: 'MG0123456789abcdef0123456789abcdef' };
 
-function composeConfig(env: Record<string, string>, ...flags: string[]) {
-  const [bin, ...base] = composeCommand();
-  const withoutOperatorSettings = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([name]) => !(name in REQUIRED) && !name.startsWith('TWILIO_') && !name.startsWith('SMTP_'),
-    ),
-  );
-  return spawnSync(bin, [...base, '-f', COMPOSE_FILE, 'config', ...flags], {
-    env: { ...withoutOperatorSettings, ...env },
-    encoding: 'utf8',
-  });
+/** The compose file rendered with only `settings` as the operator's environment. */
+function render(settings: Record<string, string>): ComposeFile {
+  return renderCompose(COMPOSE_FILE, settings);
 }
 
-interface ComposeService {
-  command?: string[];
-  environment?: Record<string, string | number | boolean | null>;
+/** Every configuration the api and the worker load at boot; throws ConfigError on a problem. */
+function loadEveryConfig(env: Record<string, string>): void {
+  const environment = new Environment(env);
+  loadPlatformConfig(environment);
+  loadTfaSettings(environment);
+  loadDeliverySettings(environment);
+  loadSmsAntiFraudSettings(environment);
 }
 
-/** A service's environment as compose renders it, with every value a string. */
-function environmentOf(service: ComposeService): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(service.environment ?? {}).map(([name, value]) => [name, String(value ?? '')]),
-  );
+function refuses(env: Record<string, string>): boolean {
+  try {
+    loadEveryConfig(env);
+    return false;
+  } catch (error) {
+    if (error instanceof ConfigError) return true;
+    throw error;
+  }
 }
 
-/** What differs on this machine: the compose network's host names do not resolve here. */
-const LOCAL_SERVICES = {
-  DATABASE_URL: TEST_DATABASE_URL,
-  REDIS_URL: TEST_REDIS_URL,
-  PORT: '0',
-  HOST: '127.0.0.1',
-};
+/**
+ * What differs on this machine: the compose network's host names do not resolve here.
+ * Redis is a private server: the production worker started below must not take the
+ * delivery jobs of other test files from the shared test index.
+ */
+function localServices(redis: OwnRedis) {
+  return { DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: redis.url, PORT: '0', HOST: '127.0.0.1' };
+}
 
-/** What a deployment relies on in docker/, checked without a Docker engine. */
+/** What a deployment relies on in docker/, checked without Docker tooling or an engine. */
 describe('deployment files', () => {
   const dockerfile = readFileSync(join(ROOT, 'docker/Dockerfile'), 'utf8');
   const finalStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  const operator = { ...REQUIRED, ...OPTIONAL };
 
   it('builds a final stage with production dependencies only, as a non-root user, with a health check', () => {
     expect(finalStage).toMatch(/npm ci --omit=dev/);
@@ -87,56 +87,181 @@ describe('deployment files', () => {
     }
   });
 
-  it('has a compose file that `docker compose config` accepts once the operator settings are given', () => {
-    const rendered = composeConfig({ ...REQUIRED, ...OPTIONAL }, '-q');
-    expect(rendered.stderr).toBe('');
-    expect(rendered.status).toBe(0);
+  it('interpolates variables as the Compose specification says', () => {
+    const env = { SET: 'v', EMPTY: '' };
+    expect(interpolate('$SET ${SET} $$SET ${UNSET} ${EMPTY:-d} ${EMPTY-d}', env)).toBe(
+      'v v $SET  d ',
+    );
+    expect(interpolate('${UNSET:-${SET}x} ${SET:+alt} ${UNSET+alt}', env)).toBe('vx alt ');
+    expect(interpolate('${EMPTY?m}', env)).toBe('');
+    expect(() => interpolate('${EMPTY:?say why}', env)).toThrow(
+      'required variable EMPTY is missing a value: say why',
+    );
+    expect(() => interpolate('${SET', env)).toThrow('unclosed');
+  });
+
+  it('has a compose file that follows the Compose specification once the operator settings are given', () => {
+    const compose = render(operator);
+    expect(Object.keys(compose.services).sort()).toEqual([
+      'api',
+      'migrate',
+      'postgres',
+      'redis',
+      'worker',
+    ]);
+  });
+
+  it('has a schema check that catches a misspelt key', () => {
+    const text = readFileSync(COMPOSE_FILE, 'utf8').replace(
+      'stop_grace_period: 30s',
+      'stop_grace_periode: 30s',
+    );
+    const copy = join(tmpdir(), `compose-${process.pid}.yml`);
+    writeFileSync(copy, text);
+    try {
+      expect(() => renderCompose(copy, operator)).toThrow(/must NOT have additional properties/);
+    } finally {
+      rmSync(copy, { force: true });
+    }
   });
 
   it.each(Object.keys(REQUIRED))('refuses to render without %s, naming it', (name) => {
-    const settings: Record<string, string> = { ...REQUIRED, ...OPTIONAL };
+    const settings: Record<string, string> = { ...operator };
     delete settings[name];
-    const rendered = composeConfig(settings, '-q');
-    expect(rendered.status).not.toBe(0);
-    expect(rendered.stderr).toContain(name);
+    let refusal: unknown;
+    try {
+      render(settings);
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(InterpolationError);
+    expect((refusal as InterpolationError).missing.map((m) => m.name)).toEqual([name]);
+    expect((refusal as Error).message).toContain(name);
+  });
+
+  it('gives the api and the worker every setting they require in production, fixed or demanded from the operator', () => {
+    const compose = render(operator);
+    const raw = renderCompose(
+      COMPOSE_FILE,
+      new Proxy({}, { get: (_, name) => `\${${String(name)}}` }),
+    );
+    for (const name of ['migrate', 'api', 'worker']) {
+      const env = environmentOf(compose.services[name]);
+      expect(env.NODE_ENV).toBe('production');
+      expect(() => loadEveryConfig(env)).not.toThrow();
+      const rawEnv = environmentOf(raw.services[name]);
+      for (const variable of Object.keys(env)) {
+        const without = { ...env };
+        delete without[variable];
+        if (!refuses(without) || ONE_OF.includes(variable)) continue;
+        // Required by the api: either the compose file fixes it, or it refuses to render without it.
+        const fixed = !rawEnv[variable].includes('${');
+        expect({ variable, fixedOrDemanded: fixed || variable in REQUIRED }).toEqual({
+          variable,
+          fixedOrDemanded: true,
+        });
+      }
+      const neither = { ...env };
+      for (const variable of ONE_OF) delete neither[variable];
+      expect(refuses(neither)).toBe(true);
+    }
+  });
+
+  it('wires services, images, commands and health checks consistently', () => {
+    const { services } = render(operator);
+    const api = services.api;
+    const app = ['migrate', 'api', 'worker'];
+    for (const name of app) {
+      expect(services[name].build).toEqual({ context: '..', dockerfile: 'docker/Dockerfile' });
+      expect(environmentOf(services[name])).toMatchObject({
+        DATABASE_URL: 'postgres://postgres:postgres@postgres:5432/gpumarket',
+        REDIS_URL: 'redis://redis:6379',
+      });
+    }
+    // The database URL names the postgres service, its password and its database.
+    expect(services.postgres.image).toBe('postgres:15');
+    expect(environmentOf(services.postgres)).toMatchObject({
+      POSTGRES_PASSWORD: 'postgres',
+      POSTGRES_DB: 'gpumarket',
+    });
+    expect(services.redis.image).toBe('redis:7');
+    expect(services.redis.command).toEqual(['redis-server', '--appendonly', 'yes']);
+
+    // Every command runs an entry point that the build produces and the image contains.
+    const commands = {
+      migrate: ['node', 'dist/apps/manage/src/main.js', 'migration:run'],
+      worker: ['node', 'dist/apps/worker/src/main.js'],
+    };
+    expect(services.migrate.command).toEqual(commands.migrate);
+    expect(services.worker.command).toEqual(commands.worker);
+    expect(api.command).toBeUndefined(); // the image's CMD: the api
+    expect(dockerfile).toContain('CMD ["node", "dist/apps/api/src/main.js"]');
+    for (const command of Object.values(commands)) {
+      expect(existsSync(join(DIST, command[1].replace(/^dist\//, '')))).toBe(true);
+    }
+
+    // Dependencies name existing services; waiting for health needs a health check there,
+    // waiting for completion needs a one-shot service.
+    for (const [name, service] of Object.entries(services)) {
+      for (const [target, { condition }] of Object.entries(service.depends_on ?? {})) {
+        expect({ name, target, exists: target in services }).toEqual({
+          name,
+          target,
+          exists: true,
+        });
+        if (condition === 'service_healthy') {
+          expect(services[target].healthcheck?.test).toBeDefined();
+          expect(services[target].healthcheck?.disable).not.toBe(true);
+        }
+        if (condition === 'service_completed_successfully')
+          expect(services[target].restart).toBe('no');
+      }
+    }
+    expect(api.depends_on).toEqual({ migrate: { condition: 'service_completed_successfully' } });
+    expect(services.worker.depends_on).toEqual(api.depends_on);
+
+    // The image's HEALTHCHECK probes HTTP: the api serves it on the published port; the
+    // worker serves no HTTP, so its copy of the check is disabled.
+    expect(dockerfile).toMatch(/^EXPOSE 3000$/m);
+    expect(api.ports).toEqual(['3000:3000']);
+    expect(environmentOf(api).PORT).toBeUndefined();
+    expect(api.healthcheck?.disable).not.toBe(true);
+    expect(services.worker.healthcheck).toEqual({ disable: true });
   });
 
   it('renders a production configuration that the release step, the api and the worker accept', async () => {
-    const rendered = composeConfig({ ...REQUIRED, ...OPTIONAL });
-    expect(rendered.status).toBe(0);
-    const services = (parse(rendered.stdout) as { services: Record<string, ComposeService> })
-      .services;
-    expect(environmentOf(services.api)).toMatchObject({
-      NODE_ENV: 'production',
-      MIGRATIONS_RUN: 'false',
-      RUN_WORKER: 'false',
-    });
-
-    // The release step: migrations run by their own service before the api starts.
-    expect(services.migrate.command).toEqual([
-      'node',
-      'dist/apps/manage/src/main.js',
-      'migration:run',
-    ]);
-    const migrate = await runManage(['migration:run'], {
-      ...environmentOf(services.migrate),
-      ...LOCAL_SERVICES,
-    });
-    expect(migrate.stderr).toBe('');
-    expect(migrate.code).toBe(0);
-
-    const api = await spawnApi({ ...environmentOf(services.api), ...LOCAL_SERVICES });
+    const { services } = render(operator);
+    const redis = await OwnRedis.start();
+    const LOCAL_SERVICES = localServices(redis);
     try {
-      expect((await fetch(`${api.url}/health/ready`)).status).toBe(200);
-    } finally {
-      // SIGINT: no load balancer to wait for here.
-      expect(await api.stop('SIGINT')).toBe(0);
-    }
+      expect(environmentOf(services.api)).toMatchObject({
+        NODE_ENV: 'production',
+        MIGRATIONS_RUN: 'false',
+        RUN_WORKER: 'false',
+      });
 
-    expect(services.worker.command).toEqual(['node', 'dist/apps/worker/src/main.js']);
-    const worker = await spawnWorker({ ...environmentOf(services.worker), ...LOCAL_SERVICES });
-    await worker.kill('SIGTERM');
-    expect(worker.child.exitCode).toBe(0);
+      // The release step: migrations run by their own service before the api starts.
+      const migrate = await runManage(['migration:run'], {
+        ...environmentOf(services.migrate),
+        ...LOCAL_SERVICES,
+      });
+      expect(migrate.stderr).toBe('');
+      expect(migrate.code).toBe(0);
+
+      const api = await spawnApi({ ...environmentOf(services.api), ...LOCAL_SERVICES });
+      try {
+        expect((await fetch(`${api.url}/health/ready`)).status).toBe(200);
+      } finally {
+        // SIGINT: no load balancer to wait for here.
+        expect(await api.stop('SIGINT')).toBe(0);
+      }
+
+      const worker = await spawnWorker({ ...environmentOf(services.worker), ...LOCAL_SERVICES });
+      await worker.kill('SIGTERM');
+      expect(worker.child.exitCode).toBe(0);
+    } finally {
+      await redis.stop();
+    }
   }, 120_000);
 });
 

@@ -5,19 +5,17 @@ import { createTestUser, spawnApi, startApi, TestApi, TestUser } from '@test/sup
 import { OwnRedis } from '@test/support/own-redis';
 import { authorizeByEmail, enableTotp, totpCode } from '@test/support/tfa';
 import { TEST_DATABASE_URL } from '@test/support/test-env';
+import { CONDITION_TIMEOUT_MS } from '@test/support/wait';
 
-async function eventually<T>(
-  probe: () => Promise<T>,
-  accept: (value: T) => boolean,
-  attempts = 100,
-): Promise<T> {
-  let last: T | undefined;
-  for (let i = 0; i < attempts; i += 1) {
-    last = await probe();
-    if (accept(last)) return last;
+/** Polls until `accept` holds (up to CONDITION_TIMEOUT_MS); returns the last value either way. */
+async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + CONDITION_TIMEOUT_MS;
+  let last = await probe();
+  while (!accept(last) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));
+    last = await probe();
   }
-  return last as T;
+  return last;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -258,7 +256,7 @@ describe('faults: dependencies going away and coming back', () => {
 
     /** After the faults stop, a retry gets through (a few may still meet a dying connection). */
     const retried = (request: () => Promise<RawResponse>) =>
-      eventually(request, (response) => response.status !== 503, 20);
+      eventually(request, (response) => response.status !== 503);
 
     it('fails the affected requests cleanly (503 JSON, no stack) and serves later ones', async () => {
       await api.http().get('/api/v0/users/current').set(user.auth).expect(200);
@@ -287,7 +285,6 @@ describe('faults: dependencies going away and coming back', () => {
       const after = await eventually(
         () => api.http().get('/api/v0/users/current').set(user.auth),
         (response) => response.status === 200,
-        20,
       );
       expect(after.status).toBe(200);
       expect(after.body.id).toBe(user.id);
@@ -421,7 +418,6 @@ describe('faults: dependencies going away and coming back', () => {
         const after = await eventually(
           () => raw(spawned, 'GET', '/api/v0/users/current/', user.auth),
           (response) => response.status === 200,
-          20,
         );
         expect(after.body.id).toBe(user.id);
       } finally {

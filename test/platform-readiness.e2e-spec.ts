@@ -1,14 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { runManage, startApi } from '@test/support/api';
-import { TEST_DATABASE_URL } from '@test/support/test-env';
+import { TEST_DATABASE_URL, temporaryDatabaseUrl } from '@test/support/test-env';
 
 /** An orchestrator must never route to an instance whose schema is not migrated. */
 describe('readiness while migrations are pending', () => {
-  const database = `gpumarket_test_pending_${randomUUID().slice(0, 8)}`;
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${database}`;
+  const { name: database, url: databaseUrl } = temporaryDatabaseUrl('pending');
+  const url = new URL(databaseUrl);
 
   afterAll(async () => {
     const admin = new Client({ connectionString: TEST_DATABASE_URL });
@@ -18,7 +16,13 @@ describe('readiness while migrations are pending', () => {
   });
 
   it('is 503 "migrations pending" until the release step runs them, then 200 without a restart', async () => {
-    const api = await startApi({ DATABASE_URL: url.toString(), MIGRATIONS_RUN: 'false' });
+    // No worker: on the shared Redis it would take other files' delivery jobs to a database
+    // without tables.
+    const api = await startApi({
+      DATABASE_URL: url.toString(),
+      MIGRATIONS_RUN: 'false',
+      RUN_WORKER: 'false',
+    });
     try {
       const before = await api.http().get('/health/ready');
       expect(before.status).toBe(503);

@@ -10,6 +10,7 @@ import {
   sql,
   testPhone,
 } from '@test/support/tfa';
+import { waitFor } from '@test/support/wait';
 
 /** Send-code routes: SMS, resend, email, the BullMQ queue, the outbox provider and its command. */
 describe('2FA code delivery', () => {
@@ -45,11 +46,11 @@ describe('2FA code delivery', () => {
       expect(Number(await store.pttl(challengeKeys[0]))).toBeLessThanOrEqual(10 * 60 * 1000);
       const challengeId = challengeKeys[0].slice('tfa:challenge:{'.length, -1);
       const queue = api.app.get(QueueRegistry).get('code-delivery');
-      let job = await queue.getJob(`${challengeId}-1`);
-      for (let i = 0; job && i < 100; i += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        job = await queue.getJob(`${challengeId}-1`);
-      }
+      const job = await waitFor(
+        () => queue.getJob(`${challengeId}-1`),
+        (current) => current === undefined,
+        { what: 'the delivery job to complete' },
+      );
       expect(job).toBeUndefined();
       // Kept encrypted for resends (which repeat the same code) until the challenge is used.
       const copy = await store.hget(challengeKeys[0], 'codeCiphertext');
@@ -304,8 +305,11 @@ describe('2FA code delivery', () => {
       });
       expect(second.body.secret).not.toBe(first.body.secret);
       await readCode(api, user.email);
-      for (let i = 0; (await outboxCount(api, user.email)) < before + 2 && i < 200; i += 1)
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitFor(
+        () => outboxCount(api, user.email),
+        (count) => count >= before + 2,
+        { what: 'both messages in the outbox' },
+      );
       expect(await outboxCount(api, user.email)).toBe(before + 2);
     });
 

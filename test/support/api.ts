@@ -9,6 +9,7 @@ import { CreateUserCommand, CreateUserUseCase } from '@app/accounts';
 import { Environment, FixtureRegistry, RandomSource } from '@app/platform';
 import { buildOpenApiDocument, createApiApp } from '../../apps/api/src/bootstrap';
 import { OpenApiDocument, OpenApiResponseValidator } from './openapi-validator';
+import { CONDITION_TIMEOUT_MS } from './wait';
 
 export const ROOT = join(__dirname, '..', '..');
 /** Built output used by spawned processes; TEST_DIST_DIR lets parallel work build elsewhere. */
@@ -121,7 +122,7 @@ export interface SpawnedProcess {
  */
 export async function spawnApi(
   env: Record<string, string> = {},
-  startTimeoutMs = 30_000,
+  startTimeoutMs = CONDITION_TIMEOUT_MS,
 ): Promise<SpawnedProcess> {
   const child = spawn(process.execPath, [join(DIST, 'apps/api/src/main.js')], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },

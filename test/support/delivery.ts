@@ -7,6 +7,7 @@ import { QueueRegistry, SecretKeeper } from '@app/platform';
 import { DIST, TestApi } from './api';
 import { FakeTwilio } from './fake-twilio';
 import { SmtpSink } from './smtp-sink';
+import { CONDITION_TIMEOUT_MS, waitFor } from './wait';
 
 /** Delivery test helpers: provider settings pointing at the loopback fakes, a worker process. */
 
@@ -18,7 +19,11 @@ export function twilioEnv(fake: FakeTwilio): Record<string, string> {
     TWILIO_ACCOUNT_SID: fake.accountSid,
     TWILIO_AUTH_TOKEN: fake.authToken,
     TWILIO_FROM: '+14155550100',
-    TWILIO_TIMEOUT_MS: '5000',
+    // The send-code answer reports the first attempt's outcome (twilio_error) only if that
+    // attempt ends within the wait; under load the default 3 s is not always enough, and a
+    // fake that answers late must not count as a transient failure (a timeout) either.
+    TWILIO_TIMEOUT_MS: '20000',
+    DELIVERY_FIRST_ATTEMPT_WAIT_MS: '30000',
   };
 }
 
@@ -50,7 +55,7 @@ export async function spawnWorker(env: Record<string, string>): Promise<WorkerPr
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`worker did not start:\n${output.join('\n')}`)),
-      30_000,
+      CONDITION_TIMEOUT_MS,
     );
     child.once('exit', (code) => {
       clearTimeout(timer);
@@ -98,14 +103,16 @@ export function deliveryJobId(api: TestApi, secret: string, sendNumber = 1): str
 export async function deliverySettled(
   api: TestApi,
   jobId: string,
-  attempts = 300,
 ): Promise<'completed' | 'failed'> {
   const queue = api.app.get(QueueRegistry).get('code-delivery');
-  for (let i = 0; i < attempts; i += 1) {
-    const job = await queue.getJob(jobId);
-    if (!job) return 'completed';
-    if (await job.isFailed()) return 'failed';
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`delivery job ${jobId} still pending`);
+  const state = await waitFor(
+    async () => {
+      const job = await queue.getJob(jobId);
+      if (!job) return 'completed';
+      return (await job.isFailed()) ? 'failed' : 'pending';
+    },
+    (current) => current !== 'pending',
+    { what: `delivery job ${jobId} to settle`, intervalMs: 50 },
+  );
+  return state as 'completed' | 'failed';
 }

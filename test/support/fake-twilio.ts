@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { CONDITION_TIMEOUT_MS } from './wait';
 
 /** A message the fake accepted, as Twilio would list it. */
 export interface FakeSms {
@@ -228,7 +229,7 @@ export async function startFakeTwilio(
       held = null;
       for (const answer of waiting) answer();
     },
-    waitForMessages: (predicate, count, timeoutMs = 15_000) =>
+    waitForMessages: (predicate, count, timeoutMs = CONDITION_TIMEOUT_MS) =>
       new Promise((resolve, reject) => {
         const check = () => {
           const matching = messages.filter(predicate);

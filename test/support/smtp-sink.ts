@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { CONDITION_TIMEOUT_MS } from './wait';
 
 /** A message as the sink received it, with the few headers and parts tests read. */
 export interface SunkMail {
@@ -147,7 +148,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     port,
     messages,
     program: (...codes) => replies.push(...codes),
-    waitForMail: (predicate, count, timeoutMs = 15_000) =>
+    waitForMail: (predicate, count, timeoutMs = CONDITION_TIMEOUT_MS) =>
       new Promise((resolve, reject) => {
         const check = () => {
           const matching = messages.filter(predicate);

@@ -10,6 +10,7 @@ import { recentSmsKey } from '@app/identity-tfa/infrastructure/redis/redis-chall
 import { SecretKeeper, TransactionalEntityManager } from '@app/platform';
 import { TestApi, TestUser } from './api';
 import { forgetRecentSend } from './delivery';
+import { waitFor } from './wait';
 
 /** 2FA test helpers: codes from the outbox, TOTP codes, and moving stored time. */
 
@@ -17,22 +18,20 @@ const seen = new Map<string, number>();
 
 /**
  * The code of the newest outbox message to `to` that this test file has not read yet.
- * Polls with a bounded loop while the in-process worker delivers.
+ * Waits (CONDITION_TIMEOUT_MS) while the worker delivers.
  */
 export async function readCode(api: TestApi, to: string): Promise<string> {
   const reader = api.app.get(OutboxReader);
   const after = seen.get(to.toLowerCase()) ?? 0;
-  for (let i = 0; i < 200; i += 1) {
-    const [latest] = await reader.list(to, 1);
-    if (latest && latest.id > after) {
-      seen.set(to.toLowerCase(), latest.id);
-      const match = /\b(\d{6})\b/.exec(latest.body);
-      if (!match) throw new Error(`no code in outbox message ${latest.id}`);
-      return match[1];
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`no new outbox message to ${to}`);
+  const [latest] = await waitFor(
+    () => reader.list(to, 1),
+    ([message]) => message !== undefined && message.id > after,
+    { what: `a new outbox message to ${to}` },
+  );
+  seen.set(to.toLowerCase(), latest.id);
+  const match = /\b(\d{6})\b/.exec(latest.body);
+  if (!match) throw new Error(`no code in outbox message ${latest.id}`);
+  return match[1];
 }
 
 /** True when a message to `to` arrives that was not read yet (bounded wait). */

@@ -17,7 +17,7 @@ interface EndpointOptionSpec {
   nullDefaultText?: string;
 }
 
-/** The spec's endpoint group options (service-spec "Endpoint group"), in wire order. */
+/** The endpoint group options (docs/marketplace.md), in wire order. */
 export const ENDPOINT_OPTIONS: readonly EndpointOptionSpec[] = [
   {
     name: 'min_load',

@@ -464,7 +464,11 @@ async function totpSetup(context: CommandContext): Promise<void> {
           `Secret (manual entry): ${secret}`,
         ]
       : [`Provisioning URI: ${uri}`, `Secret: ${secret}`];
-  lines.push(`Next: gpumkt tfa activate CODE --secret ${secret}   (CODE from the app)`);
+  lines.push(
+    // Adding a method needs a fresh authorization (30 minutes): auth-new comes first.
+    'Next: gpumkt tfa auth-new   (authorizes adding a method: a code by email, or one of your methods)',
+    ` then: gpumkt tfa activate CODE --secret ${secret}   (CODE from the app)`,
+  );
   context.print(lines.join('\n'));
 }
 
@@ -489,11 +493,17 @@ async function authNew(context: CommandContext, options: VerifyOptions): Promise
   if (options.backupCode || !started.secret)
     return context.output(started, () => authorizedText(started));
   const secret = String(started.secret);
+  const whereTheCodeWent = codeDestination(started, body);
   if (context.raw || !context.io.stdinIsTTY) {
     return context.output(started, () =>
-      [`Secret: ${secret}`, `Next: gpumkt tfa auth-new -s ${secret} -c CODE`].join('\n'),
+      [
+        ...whereTheCodeWent,
+        `Secret: ${secret}`,
+        `Next: gpumkt tfa auth-new -s ${secret} -c CODE`,
+      ].join('\n'),
     );
   }
+  for (const line of whereTheCodeWent) context.note(line);
   context.note(`Secret: ${secret}`);
   const code = (await context.io.readLine('Enter the 6-digit code: '))?.trim();
   if (!code)
@@ -502,6 +512,27 @@ async function authNew(context: CommandContext, options: VerifyOptions): Promise
     );
   const response = await api.request({ method: 'PUT', path, body: { secret, code } });
   context.print(authorizedText(response));
+}
+
+/**
+ * Where the authorization code went, and how to read it on a development api, whose
+ * outbox provider stores messages instead of sending them (docs/delivery.md).
+ */
+function codeDestination(started: Body, request: Body): string[] {
+  if (request.tfa_method === 'totp') return ['Use the current code of your authenticator app.'];
+  const sent =
+    typeof started.msg === 'string'
+      ? started.msg
+      : request.tfa_method === 'email'
+        ? 'A code was sent to your email address.'
+        : request.tfa_method === 'sms'
+          ? 'A code was sent to your phone by SMS.'
+          : 'A code was sent by the chosen method (an authenticator app shows its own).';
+  return [
+    sent,
+    'On a development api nothing is sent: read the code with',
+    '  npm run manage -- outbox:list --to <your email or phone>',
+  ];
 }
 
 function authorizedText(response: Body): string {

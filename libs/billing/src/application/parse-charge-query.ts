@@ -66,8 +66,9 @@ export interface SelectFilters {
 }
 
 /**
- * Reads `select_filters` exactly as the public client encodes it (wire-contract §0, §2.6):
- * JSON with a required `day` range and an optional `type` filter. Unknown keys are ignored.
+ * Reads `select_filters` exactly as the public client encodes it (docs/billing.md, "Query
+ * parsing"): form-decoded JSON with a required `day` range and an optional `type` filter.
+ * Unknown keys are ignored.
  */
 export function parseSelectFilters(query: Record<string, unknown>): SelectFilters {
   const rawFilters = single(query, 'select_filters');

@@ -12,7 +12,7 @@ import {
   WrapperEntryRow,
 } from './charge-report';
 
-/** One result of the report as the wire carries it (service-spec "Charge entry"/"Charge item"). */
+/** One result of the report as the wire carries it (docs/billing.md). */
 export interface ChargeEntry {
   start: number;
   end: number;
