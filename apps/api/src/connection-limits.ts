@@ -78,6 +78,9 @@ function refusal(status: 429 | 503, message: string): string {
   );
 }
 
+/** How long a refused connection may stay half-closed before it is cut. */
+const REFUSED_LINGER_MS = 1_000;
+
 const PER_ADDRESS_REFUSAL = refusal(429, 'Too many open connections from this address.');
 const TOTAL_REFUSAL = refusal(503, 'The server has too many open connections; retry shortly.');
 
@@ -94,9 +97,12 @@ function limitConnections(server: Server, total: number, perAddress: number): vo
           ? PER_ADDRESS_REFUSAL
           : null;
     if (refused) {
-      // Answered without reading the request: the reply needs no parser, and the socket is
-      // gone as soon as the kernel has the bytes.
-      socket.write(refused, () => socket.destroy());
+      // Answered without waiting for the request. Ended with a FIN, not destroyed: closing a
+      // socket that still has unread request bytes makes the kernel reset the connection,
+      // and a busy client can lose the answer to the reset. A client that keeps its side
+      // open anyway is cut after a second.
+      socket.end(refused);
+      setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
       return;
     }
     count += 1;
