@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, TransactionalEntityManager } from '@app/platform';
 import { TfaStatus, User } from '../../domain/user';
+import { CredentialCache } from '../../application/ports/credential-cache.port';
 import {
   NewUser,
   UserRepository,
@@ -13,7 +14,10 @@ const UNIQUE_VIOLATION = '23505';
 
 @Injectable()
 export class TypeormUserRepository extends UserRepository {
-  constructor(private readonly tx: TransactionalEntityManager) {
+  constructor(
+    private readonly tx: TransactionalEntityManager,
+    private readonly credentialCache: CredentialCache,
+  ) {
     super();
   }
 
@@ -49,6 +53,8 @@ export class TypeormUserRepository extends UserRepository {
   async upsert(user: NewUser & { id: number }): Promise<User> {
     try {
       await this.repo.upsert(this.toRow(user), { conflictPaths: ['id'] });
+      // The admin flag travels with every cached key of the user.
+      this.credentialCache.userChanged(user.id);
       return toUser(await this.repo.findOneByOrFail({ id: user.id }));
     } catch (error) {
       throw this.translate(error, user);
