@@ -64,26 +64,27 @@ export async function measureLoop(
 }
 
 /**
- * Measures pieces of work against each other in alternating slices (A B C C B A ...),
+ * Measures two pieces of work against each other in alternating slices (A B B A ...),
  * `seconds` in all for each, so a change in the machine's background load during the
- * measurement weighs on every side alike and their ratios stay meaningful.
+ * measurement weighs on both sides alike and their ratio stays meaningful.
  */
-export async function measureAlternating(
-  works: Array<() => Promise<unknown>>,
+export async function measurePair(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
   concurrency: number,
   seconds: number,
   slices = 4,
-): Promise<Measurement[]> {
-  const samples: Samples[][] = works.map(() => []);
+): Promise<[Measurement, Measurement]> {
+  const fromA: Samples[] = [];
+  const fromB: Samples[] = [];
   const slice = seconds / slices;
   for (let i = 0; i < slices; i += 1) {
-    const order = works.map((_, index) => index);
-    if (i % 2 === 1) order.reverse();
-    for (const index of order) {
-      samples[index].push(await sampleLoop(works[index], concurrency, slice, 10));
+    const order = i % 2 === 0 ? ([a, b] as const) : ([b, a] as const);
+    for (const work of order) {
+      (work === a ? fromA : fromB).push(await sampleLoop(work, concurrency, slice, 10));
     }
   }
-  return samples.map(summarize);
+  return [summarize(fromA), summarize(fromB)];
 }
 
 /**

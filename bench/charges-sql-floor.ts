@@ -3,7 +3,6 @@ import { ChargeFilter, SortKey } from '@app/billing/domain/charge-report';
 import {
   contractChargesStatement,
   headStatement,
-  onePageStatement,
   pageStatement,
   wrapperAmountsStatement,
 } from '@app/billing/infrastructure/charge-report.sql';
@@ -22,23 +21,11 @@ async function headSnapshot(pool: Pool, request: FloorRequest): Promise<string> 
 }
 
 /**
- * One report page made of exactly the endpoint's statement: onePageStatement, one round
- * trip (head on page 1, page, charges and amounts together). No HTTP, no Nest, no
- * presentation: the floor the endpoint cannot beat.
+ * One report page made of exactly the endpoint's statements, in the same rounds:
+ * [head (snapshot and total) on page 1] -> page -> contract charges + wrapper amounts
+ * in parallel. No HTTP, no Nest, no JSON: the floor the endpoint cannot beat.
  */
 export async function floorPage(pool: Pool, request: FloorRequest): Promise<number> {
-  const { userId, filter, limit, cursor } = request;
-  const statement = onePageStatement(userId, filter, cursor, limit);
-  const result = await pool.query(statement.text, statement.values);
-  return Math.min(limit, (result.rows[0].rows as unknown[]).length);
-}
-
-/**
- * The reference: the same page from the statements the endpoint ran before, in its rounds
- * then: [head (snapshot and total) on page 1] -> page -> contract charges + wrapper
- * amounts in parallel.
- */
-export async function referenceFloorPage(pool: Pool, request: FloorRequest): Promise<number> {
   const { userId, filter, limit, cursor } = request;
   const snapshot = cursor?.snapshot ?? (await headSnapshot(pool, request));
   const page = pageStatement(userId, filter, snapshot, cursor?.after ?? null, limit + 1);
@@ -63,12 +50,38 @@ export async function referenceFloorPage(pool: Pool, request: FloorRequest): Pro
   return rows.length;
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of the endpoint's one statement for a page. */
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the statements of one page: the head (page 1 only, as the
+ * endpoint runs it), the page, and the charges of the page's contracts.
+ */
 export async function explainFloor(pool: Pool, request: FloorRequest): Promise<string> {
-  const statement = onePageStatement(request.userId, request.filter, request.cursor, request.limit);
-  const result = await pool.query(
-    `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${statement.text}`,
-    statement.values,
+  const snapshot = request.cursor?.snapshot ?? (await headSnapshot(pool, request));
+  const page = pageStatement(
+    request.userId,
+    request.filter,
+    snapshot,
+    request.cursor?.after ?? null,
+    request.limit + 1,
   );
-  return result.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n');
+  const ids = (await pool.query(page.text, page.values)).rows
+    .slice(0, request.limit)
+    .filter((row: { row_kind: string }) => row.row_kind === 'contract')
+    .map((row: { id: number }) => row.id);
+  const statements: Array<[string, { text: string; values: unknown[] }]> = [];
+  if (!request.cursor) statements.push(['head', headStatement(request.userId, request.filter)]);
+  statements.push(['page', page]);
+  if (ids.length)
+    statements.push([
+      `charges of the page's ${ids.length} contracts`,
+      contractChargesStatement(ids, request.filter.gte, request.filter.lte),
+    ]);
+  const out: string[] = [];
+  for (const [name, statement] of statements) {
+    const result = await pool.query(
+      `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${statement.text}`,
+      statement.values,
+    );
+    out.push(`-- ${name}`, ...result.rows.map((row: Record<string, string>) => row['QUERY PLAN']));
+  }
+  return out.join('\n');
 }

@@ -35,16 +35,32 @@ export class GetChargesReportUseCase {
     cursor: PageCursor | null,
   ): Promise<ChargePage> {
     // Page 1 fixes the walk's snapshot and counts its total; later pages carry both.
-    const read = await this.reader.readPage(
+    const head = cursor ?? (await this.reader.head(userId, query));
+    // One row more than the page tells whether another page follows.
+    const rows = await this.reader.page(
       userId,
       query,
-      cursor ? { snapshot: cursor.snapshot, after: cursor.after } : null,
-      query.limit,
+      head.snapshot,
+      cursor?.after ?? null,
+      query.limit + 1,
     );
-    const head = cursor ?? (read.head as NonNullable<typeof read.head>);
-    const { rows, charges, wrapperAmounts } = read;
     const hasMore = rows.length > query.limit;
     const pageRows = hasMore ? rows.slice(0, query.limit) : rows;
+
+    const contractIds: number[] = [];
+    const wrapperSources: string[] = [];
+    for (const row of pageRows) {
+      if (row.rowKind === 'contract') contractIds.push(row.id);
+      else wrapperSources.push(row.source);
+    }
+    const [charges, wrapperAmounts] = await Promise.all([
+      contractIds.length
+        ? this.reader.contractCharges(contractIds, query.gte, query.lte)
+        : Promise.resolve(new Map()),
+      wrapperSources.length
+        ? this.reader.wrapperAmounts(userId, wrapperSources, query.gte, query.lte)
+        : Promise.resolve(new Map<string, string>()),
+    ]);
 
     const results = pageRows.map((row) =>
       row.rowKind === 'contract'

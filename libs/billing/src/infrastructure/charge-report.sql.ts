@@ -147,13 +147,12 @@ const CONTRACT_COLUMNS = `k.kind, k.label, k.template_id, k.endpoint_id, k.worke
 export function pageStatement(
   userId: number,
   filter: ChargeFilter,
-  snapshot: string | { sql: string },
+  snapshot: string,
   after: SortKey | null,
   limit: number,
 ): SqlStatement {
   const r = refs(userId, filter);
-  // A snapshot given as SQL comes from the same statement (onePageStatement's head).
-  const snap = typeof snapshot === 'string' ? r.p.add(snapshot) : snapshot.sql;
+  const snap = r.p.add(snapshot);
   const n = r.p.add(limit);
   const { column, dir, glo, ghi } = walk(filter.latestFirst);
   const order = `ORDER BY e.sort_ts ${dir}, e.source`;
@@ -323,78 +322,4 @@ export function wrapperAmountsStatement(
        GROUP BY bucket`,
     values: [userId, sources, gte, lte],
   };
-}
-
-/** `text` with its placeholders $1..$n renumbered from $offset+1, to join another statement. */
-function shifted(statement: SqlStatement, offset: number): string {
-  return statement.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
-}
-
-/**
- * A whole page in one statement and one round trip, as one row of JSON columns:
- *
- * - `head`: `{snapshot, total}` of headStatement, on page 1 only (null with a cursor): the
- *   page then runs in the snapshot the same statement reduces;
- * - `rows`: pageStatement's rows (limit + 1 of them: the last one only tells that another
- *   page follows), in report order;
- * - `charges`: contractChargesStatement's rows for the contracts among the first `limit`;
- * - `amounts`: wrapperAmountsStatement's rows for the wrappers among them.
- *
- * The statements are the ones the report ran one by one before (they stay, as the
- * benchmark's reference): the same plans, without the round trips between them.
- */
-export function onePageStatement(
-  userId: number,
-  filter: ChargeFilter,
-  cursor: { snapshot: string; after: SortKey } | null,
-  limit: number,
-): SqlStatement {
-  const values: unknown[] = [];
-  const ctes: string[] = [];
-  let snapshot: string | { sql: string };
-  if (cursor) {
-    snapshot = cursor.snapshot;
-  } else {
-    const head = headStatement(userId, filter);
-    ctes.push(`head AS MATERIALIZED (${head.text})`);
-    values.push(...head.values);
-    snapshot = { sql: '(SELECT snapshot FROM head)' };
-  }
-  const page = pageStatement(userId, filter, snapshot, cursor?.after ?? null, limit + 1);
-  ctes.push(`page_rows AS MATERIALIZED (${shifted(page, values.length)})`);
-  values.push(...page.values);
-  const p = (value: unknown): string => {
-    values.push(value);
-    return `$${values.length}`;
-  };
-  const [user, gte, lte, n] = [p(userId), p(filter.gte), p(filter.lte), p(limit)];
-  // A CTE scan returns the rows in the order the CTE produced them.
-  ctes.push(`numbered AS (SELECT e.*, row_number() OVER () AS ord FROM page_rows e)`);
-  ctes.push(`charges AS (
-      SELECT contract_id, type, min(day) AS first_day, max(day) AS last_day,
-             round(sum(quantity), 3)::text AS quantity, min(unit) AS unit,
-             CASE WHEN min(rate) = max(rate) THEN min(rate)::text
-                  ELSE round(sum(amount) / nullif(sum(quantity), 0), 6)::text END AS rate,
-             round(sum(amount), 3)::text AS amount,
-             count(DISTINCT day)::int AS days
-        FROM billing_charges
-       WHERE contract_id = ANY(ARRAY(
-               SELECT id FROM numbered WHERE row_kind = 'contract' AND ord <= ${n}))
-         AND day >= ${gte} AND day <= ${lte}
-       GROUP BY GROUPING SETS ((contract_id, type), (contract_id)))`);
-  ctes.push(`amounts AS (
-      SELECT bucket AS source, round(sum(amount), 3)::text AS amount
-        FROM billing_report_days
-       WHERE user_id = ${user} AND category = 'serverless'
-         AND bucket = ANY(ARRAY(
-               SELECT source FROM numbered WHERE row_kind = 'wrapper' AND ord <= ${n}))
-         AND day >= ${gte} AND day <= ${lte}
-       GROUP BY bucket)`);
-  const text = `
-    WITH ${ctes.join(',\n    ')}
-    SELECT ${cursor ? 'NULL::json' : '(SELECT row_to_json(h) FROM head h)'} AS head,
-           (SELECT coalesce(json_agg(e ORDER BY e.ord), '[]') FROM numbered e) AS rows,
-           (SELECT coalesce(json_agg(c), '[]') FROM charges c) AS charges,
-           (SELECT coalesce(json_agg(a), '[]') FROM amounts a) AS amounts`;
-  return { text, values };
 }

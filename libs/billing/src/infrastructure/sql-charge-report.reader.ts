@@ -1,10 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LagTolerantReads } from '@app/platform';
-import {
-  ChargeReportReader,
-  PageRead,
-  WalkHead,
-} from '../application/ports/charge-report.reader.port';
+import { ChargeReportReader, WalkHead } from '../application/ports/charge-report.reader.port';
 import {
   CHARGE_TYPES,
   ChargeFilter,
@@ -18,7 +14,6 @@ import {
 import {
   contractChargesStatement,
   headStatement,
-  onePageStatement,
   pageStatement,
   SqlStatement,
   wrapperAmountsStatement,
@@ -28,8 +23,8 @@ interface PageSqlRow {
   row_kind: 'contract' | 'wrapper';
   id: number | null;
   source: string;
-  start_ts: string | number;
-  end_ts: string | number;
+  start_ts: string;
+  end_ts: string;
   contracts: number | null;
   kind: ContractKind | null;
   label: string | null;
@@ -41,8 +36,8 @@ interface PageSqlRow {
 export interface ChargeSqlRow {
   contract_id: number;
   type: ChargeType | null;
-  first_day: string | number;
-  last_day: string | number;
+  first_day: string;
+  last_day: string;
   quantity: string;
   unit: string;
   rate: string;
@@ -112,27 +107,6 @@ export class SqlChargeReportReader extends ChargeReportReader {
 
   private run<T>(statement: SqlStatement): Promise<T[]> {
     return this.reads.query<T>(statement.text, statement.values);
-  }
-
-  /** The whole page in one statement (onePageStatement): one round trip instead of three. */
-  override async readPage(
-    userId: number,
-    filter: ChargeFilter,
-    cursor: { snapshot: string; after: SortKey } | null,
-    limit: number,
-  ): Promise<PageRead> {
-    const [row] = await this.run<{
-      head: WalkHead | null;
-      rows: PageSqlRow[];
-      charges: ChargeSqlRow[];
-      amounts: Array<{ source: string; amount: string }>;
-    }>(onePageStatement(userId, filter, cursor, limit));
-    return {
-      head: row.head,
-      rows: row.rows.map(toReportRow),
-      charges: toContractTotals(row.charges),
-      wrapperAmounts: new Map(row.amounts.map((amount) => [amount.source, amount.amount])),
-    };
   }
 
   async head(userId: number, filter: ChargeFilter): Promise<WalkHead> {
