@@ -7,6 +7,8 @@ import {
   FixtureRegistry,
   OperatorCommandRegistry,
   PlatformConfig,
+  RedisConnectionFactory,
+  TransactionalEntityManager,
 } from '@app/platform';
 import { AuthenticateBearerUseCase } from './application/authenticate-bearer.use-case';
 import { CreateApiKeyUseCase } from './application/create-api-key.use-case';
@@ -20,6 +22,7 @@ import {
   CredentialRepository,
   TeamRepository,
 } from './application/ports/credential.repository.port';
+import { CredentialCache } from './application/ports/credential-cache.port';
 import { LoginThrottle } from './application/ports/login-throttle.port';
 import { PasswordHasher } from './application/ports/password-hasher.port';
 import { SessionRevocation } from './application/ports/session-revocation.port';
@@ -36,8 +39,15 @@ import {
 } from './infrastructure/persistence/typeorm-credential.repository';
 import { TypeormUserRepository } from './infrastructure/persistence/typeorm-user.repository';
 import { UserOrmEntity } from './infrastructure/persistence/user.orm-entity';
+import { RedisCredentialCache } from './infrastructure/redis-credential-cache';
 import { RedisLoginThrottle } from './infrastructure/redis-login-throttle';
 import { AccountsCommands } from './operator/accounts.commands';
+
+/** The database index of a Redis URL: pub/sub channels are shared by all of a server's databases. */
+function redisDatabase(url: string): number {
+  const path = new URL(url).pathname;
+  return path.length > 1 ? Number(path.slice(1)) : 0;
+}
 
 @Module({
   imports: [TypeOrmModule.forFeature([UserOrmEntity])],
@@ -55,6 +65,22 @@ import { AccountsCommands } from './operator/accounts.commands';
           enabled: config.rateLimits.enabled,
           windowSeconds: 15 * 60,
           maxFailures: { user: 10, login: 10, addr: 50 },
+        }),
+    },
+    {
+      provide: CredentialCache,
+      inject: [RedisConnectionFactory, Redis, TransactionalEntityManager, PlatformConfig],
+      useFactory: (
+        connections: RedisConnectionFactory,
+        redis: Redis,
+        tx: TransactionalEntityManager,
+        config: PlatformConfig,
+      ) =>
+        new RedisCredentialCache(connections, redis, tx, {
+          ttlMs: 5_000,
+          maxEntries: 10_000,
+          channel: `credential-changes:${redisDatabase(config.redis.url)}`,
+          enabled: !config.embedded,
         }),
     },
     CredentialIssuer,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, CredentialVerifier, DomainError, Principal } from '@app/platform';
 import { CredentialIssuer } from './credential-issuer';
+import { CredentialCache } from './ports/credential-cache.port';
 import { CredentialRepository } from './ports/credential.repository.port';
 
 /** Bearer token -> principal, for API keys and 2FA session keys alike. */
@@ -10,6 +11,7 @@ export class AuthenticateBearerUseCase extends CredentialVerifier {
     private readonly credentials: CredentialRepository,
     private readonly issuer: CredentialIssuer,
     private readonly clock: Clock,
+    private readonly cache: CredentialCache,
   ) {
     super();
   }
@@ -19,11 +21,17 @@ export class AuthenticateBearerUseCase extends CredentialVerifier {
   }
 
   async execute(bearerToken: string): Promise<Principal> {
-    // Keys made before a SECRET_HMAC_KEY rotation are stored under an older key's fingerprint.
-    let record = null;
-    for (const hash of this.issuer.fingerprints(bearerToken)) {
-      record = await this.credentials.findByHash(hash);
-      if (record) break;
+    // Keys made before a SECRET_HMAC_KEY rotation are stored under an older key's fingerprint;
+    // the cache files every key under its current one.
+    const fingerprints = this.issuer.fingerprints(bearerToken);
+    let record = this.cache.recall(fingerprints[0]) ?? null;
+    if (!record) {
+      const generation = this.cache.generation();
+      for (const hash of fingerprints) {
+        record = await this.credentials.findByHash(hash);
+        if (record) break;
+      }
+      if (record) this.cache.remember(fingerprints[0], record, generation);
     }
     if (!record) throw new DomainError('auth_invalid_key', 'Invalid user key');
     // A revoked session answers like an expired one: the public client then falls back to

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionalEntityManager } from '@app/platform';
+import { CredentialCache } from '../../application/ports/credential-cache.port';
 import { CredentialRecord } from '../../domain/credential';
 import {
   CredentialRepository,
@@ -22,7 +23,10 @@ interface CredentialRow {
 /** API keys and sessions share one lookup: both are Bearer credentials. */
 @Injectable()
 export class TypeormCredentialRepository extends CredentialRepository {
-  constructor(private readonly tx: TransactionalEntityManager) {
+  constructor(
+    private readonly tx: TransactionalEntityManager,
+    private readonly cache: CredentialCache,
+  ) {
     super();
   }
 
@@ -71,6 +75,8 @@ export class TypeormCredentialRepository extends CredentialRepository {
        RETURNING id`,
       [key.userId, key.teamId, key.keyHash, key.keyPrefix],
     );
+    // An explicit key string may just have changed owner or team, wherever it was cached.
+    this.cache.allChanged();
     return rows[0].id;
   }
 

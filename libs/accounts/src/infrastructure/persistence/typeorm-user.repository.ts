@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, TransactionalEntityManager } from '@app/platform';
 import { TfaStatus, User } from '../../domain/user';
+import { CredentialCache } from '../../application/ports/credential-cache.port';
 import {
   NewUser,
   UserRepository,
@@ -11,9 +12,28 @@ import { UserOrmEntity } from './user.orm-entity';
 
 const UNIQUE_VIOLATION = '23505';
 
+interface UserRow {
+  id: number;
+  email: string;
+  username: string | null;
+  full_name: string;
+  email_verified_at: Date | null;
+  is_admin: boolean;
+  phone_number: string | null;
+  tfa_enabled: boolean;
+  tfa_status: TfaStatus;
+  credit: string | null;
+  balance: string | null;
+  sms_fraud_flagged_at: Date | null;
+  created_at: Date;
+}
+
 @Injectable()
 export class TypeormUserRepository extends UserRepository {
-  constructor(private readonly tx: TransactionalEntityManager) {
+  constructor(
+    private readonly tx: TransactionalEntityManager,
+    private readonly credentialCache: CredentialCache,
+  ) {
     super();
   }
 
@@ -21,9 +41,34 @@ export class TypeormUserRepository extends UserRepository {
     return this.tx.manager.getRepository(UserOrmEntity);
   }
 
+  /**
+   * Every authenticated request that needs its user reads it here, so it is one plain
+   * statement: the ORM's query building and hydration cost more than the round trip.
+   */
   async findById(id: number): Promise<User | null> {
-    const row = await this.repo.findOneBy({ id });
-    return row ? toUser(row) : null;
+    const rows: UserRow[] = await this.tx.manager.query(
+      `SELECT id, email, username, full_name, email_verified_at, is_admin, phone_number,
+              tfa_enabled, tfa_status, credit, balance, sms_fraud_flagged_at, created_at
+         FROM users WHERE id = $1`,
+      [id],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      id: row.id,
+      email: row.email,
+      username: row.username,
+      fullName: row.full_name,
+      emailVerifiedAt: row.email_verified_at,
+      isAdmin: row.is_admin,
+      phoneNumber: row.phone_number,
+      tfaEnabled: row.tfa_enabled,
+      tfaStatus: row.tfa_status,
+      credit: row.credit === null ? 0 : Number(row.credit),
+      balance: row.balance === null ? 0 : Number(row.balance),
+      smsFraudFlaggedAt: row.sms_fraud_flagged_at,
+      createdAt: row.created_at,
+    };
   }
 
   async findByLogin(usernameOrEmail: string): Promise<UserWithPassword | null> {
@@ -49,6 +94,8 @@ export class TypeormUserRepository extends UserRepository {
   async upsert(user: NewUser & { id: number }): Promise<User> {
     try {
       await this.repo.upsert(this.toRow(user), { conflictPaths: ['id'] });
+      // The admin flag travels with every cached key of the user.
+      this.credentialCache.userChanged(user.id);
       return toUser(await this.repo.findOneByOrFail({ id: user.id }));
     } catch (error) {
       throw this.translate(error, user);

@@ -54,6 +54,34 @@ describe('TypeormUnitOfWork (real PostgreSQL)', () => {
     expect(await countTeams(name)).toBe(0);
   });
 
+  it('runs afterCommit effects once the unit committed, never when it rolls back', async () => {
+    const name = `uow-${randomUUID()}`;
+    const seen: number[] = [];
+    const effect = () => {
+      // Another connection: the effect must only run when the write is visible to others.
+      void countTeams(name).then((n) => seen.push(n));
+    };
+    try {
+      await unitOfWork.run(async () => {
+        await manager.manager.query(`INSERT INTO teams (name) VALUES ($1)`, [name]);
+        manager.afterCommit(effect);
+        expect(seen).toEqual([]);
+      });
+      await expect(
+        unitOfWork.run(async () => {
+          manager.afterCommit(() => seen.push(-1));
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      // Outside a unit the effect runs at once.
+      manager.afterCommit(() => seen.push(0));
+      while (seen.length < 2) await new Promise((resolve) => setImmediate(resolve));
+      expect(seen.sort()).toEqual([0, 1]);
+    } finally {
+      await dataSource.query(`DELETE FROM teams WHERE name = $1`, [name]);
+    }
+  });
+
   it('applies migrations once even when several runners start together', async () => {
     const results = await Promise.all([
       runMigrations(dataSource),

@@ -2,27 +2,49 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager } from 'typeorm';
 import { UnitOfWork } from '../../application/ports/unit-of-work.port';
 
+interface RunningTransaction {
+  manager: EntityManager;
+  afterCommit: Array<() => void>;
+}
+
 /**
  * Carries the current transaction's EntityManager through async calls, so repositories
  * of any context join the caller's unit of work without passing a handle around.
  */
 export class TransactionalEntityManager {
-  private readonly storage = new AsyncLocalStorage<EntityManager>();
+  private readonly storage = new AsyncLocalStorage<RunningTransaction>();
 
   constructor(private readonly dataSource: DataSource) {}
 
   /** The manager of the running transaction, or the pooled one outside a transaction. */
   get manager(): EntityManager {
-    return this.storage.getStore() ?? this.dataSource.manager;
+    return this.storage.getStore()?.manager ?? this.dataSource.manager;
   }
 
   get inTransaction(): boolean {
     return this.storage.getStore() !== undefined;
   }
 
+  /**
+   * Runs `effect` once the running transaction has committed (never when it rolls back),
+   * or at once outside a transaction: for news other processes must only hear about a
+   * change they can already read (a cache invalidation). Errors of `effect` are its own.
+   */
+  afterCommit(effect: () => void): void {
+    const running = this.storage.getStore();
+    if (running) running.afterCommit.push(effect);
+    else effect();
+  }
+
   async transaction<T>(work: () => Promise<T>): Promise<T> {
     if (this.inTransaction) return work();
-    return this.dataSource.transaction((manager) => this.storage.run(manager, work));
+    const running: RunningTransaction = { manager: undefined as never, afterCommit: [] };
+    const result = await this.dataSource.transaction((manager) => {
+      running.manager = manager;
+      return this.storage.run(running, work);
+    });
+    for (const effect of running.afterCommit) effect();
+    return result;
   }
 }
 

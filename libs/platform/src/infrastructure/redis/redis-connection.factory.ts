@@ -82,6 +82,31 @@ export class RedisConnectionFactory {
   }
 
   /**
+   * A connection that only listens (SUBSCRIBE): it reconnects for ever and subscribes again
+   * by itself. In a cluster, PUBLISH reaches the subscribers of every node, so one `Cluster`
+   * connection hears it whichever node it subscribed on; through Sentinel it follows the
+   * master like the command connection. Messages sent while it was reconnecting are lost:
+   * its users treat a (re)subscription as "anything may have changed".
+   */
+  createSubscriberConnection(name: string): Redis {
+    const subscriber: RedisOptions = {
+      connectionName: name,
+      maxRetriesPerRequest: null,
+      autoResubscribe: true,
+      connectTimeout: 2_000,
+    };
+    const connection =
+      this.topology.mode === 'cluster'
+        ? this.cluster(subscriber, { enableOfflineQueue: true })
+        : new Redis({
+            ...this.serverOptions(),
+            ...subscriber,
+            retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+          });
+    return this.track(connection) as Redis;
+  }
+
+  /**
    * Connection for BullMQ queues and workers. Single server and Sentinel: options (BullMQ
    * creates and owns its connections). Cluster: a `Cluster` made here (BullMQ takes
    * options only for single servers) and closed by closeAll().
