@@ -27,6 +27,7 @@ import {
   runManage,
   startServer,
   stopAll,
+  benchServerEnv,
 } from './processes';
 
 const DATABASE_URL =
@@ -114,18 +115,7 @@ async function main(): Promise<void> {
   assertLoopback('BENCH_REDIS_URL', REDIS_URL);
   const loadAtStart = loadAverage();
   const pool = new Pool({ connectionString: DATABASE_URL, max: 2 });
-  const env = {
-    ...process.env,
-    NODE_ENV: 'development',
-    EMBEDDED: 'false',
-    DATABASE_URL,
-    REDIS_URL,
-    RATE_LIMITS: 'off',
-    LOG_LEVEL: 'warn',
-    RUN_WORKER: 'false',
-    PORT: '0',
-    HOST: '127.0.0.1',
-  };
+  const env = benchServerEnv(DATABASE_URL, REDIS_URL);
   const exports: ExportRun[] = [];
   const statements: string[] = [];
   let context = '';

@@ -32,6 +32,7 @@ import {
   runManage,
   startServer,
   stopAll,
+  benchServerEnv,
 } from './processes';
 
 const DATABASE_URL =
@@ -274,18 +275,7 @@ async function main(): Promise<void> {
   if (!(SECONDS > 0)) throw new Error('BENCH_SECONDS must be a positive number');
   deadline(DEADLINE_MINUTES);
   log(`load average at start: ${loadAtStart}`);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'development',
-    EMBEDDED: 'false',
-    DATABASE_URL,
-    REDIS_URL,
-    RATE_LIMITS: 'off',
-    RUN_WORKER: 'false',
-    LOG_LEVEL: 'warn',
-    PORT: '0',
-    HOST: '127.0.0.1',
-  };
+  const env = benchServerEnv(DATABASE_URL, REDIS_URL);
   // One connection more than the highest concurrency: the floor never waits for the pool.
   const pool = new Pool({ connectionString: DATABASE_URL, max: 17, statement_timeout: 60_000 });
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });

@@ -34,6 +34,7 @@ import {
   startServer,
   stopAll,
   DIST,
+  benchServerEnv,
 } from './processes';
 
 const DATABASE_URL =
@@ -83,19 +84,7 @@ interface ScenarioResult {
 }
 
 function productEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    NODE_ENV: 'development',
-    EMBEDDED: 'false',
-    DATABASE_URL,
-    REDIS_URL,
-    RATE_LIMITS: 'off',
-    LOG_LEVEL: 'warn',
-    RUN_WORKER: 'false',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    ...extra,
-  };
+  return benchServerEnv(DATABASE_URL, REDIS_URL, extra);
 }
 
 function percentile(sorted: number[], p: number): number {

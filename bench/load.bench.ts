@@ -36,6 +36,7 @@ import {
   Server,
   startServer,
   stopAll,
+  benchServerEnv,
 } from './processes';
 import {
   OperationResult,
@@ -89,19 +90,8 @@ function positive(name: string, fallback: number): number {
 
 /** The environment shared by the api and `manage`, so both derive the same key fingerprints. */
 function productEnv(): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    NODE_ENV: 'development',
-    EMBEDDED: 'false',
-    DATABASE_URL,
-    REDIS_URL,
-    RATE_LIMITS: 'off',
-    LOG_LEVEL: 'warn',
-    // The in-process worker delivers the email codes of the TOTP setup (outbox provider).
-    RUN_WORKER: 'true',
-    PORT: '0',
-    HOST: '127.0.0.1',
-  };
+  // The in-process worker delivers the email codes of the TOTP setup (outbox provider).
+  return benchServerEnv(DATABASE_URL, REDIS_URL, { RUN_WORKER: 'true' });
 }
 
 /** Encoded like the public client: quote_plus of Python's json.dumps. */

@@ -11,6 +11,32 @@ import { createInterface } from 'node:readline';
  */
 export const DIST = join(__dirname, '..');
 
+/**
+ * The environment of an api (and of `manage`) under benchmark: the product in development
+ * mode on the given services, rate limits off, warnings only, an ephemeral loopback port,
+ * no in-process worker unless `extra` asks for one. The same for the api and `manage`, so
+ * both derive the same key fingerprints.
+ */
+export function benchServerEnv(
+  databaseUrl: string,
+  redisUrl: string,
+  extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'development',
+    EMBEDDED: 'false',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    RATE_LIMITS: 'off',
+    LOG_LEVEL: 'warn',
+    RUN_WORKER: 'false',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ...extra,
+  };
+}
+
 export function log(message: string): void {
   process.stderr.write(`${message}\n`);
 }
