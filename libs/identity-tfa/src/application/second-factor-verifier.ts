@@ -67,9 +67,12 @@ type Comparison = 'match' | 'wrong' | 'replay';
 interface Attempt {
   channel: FailureChannel;
   verified: () => Promise<Verified>;
-  /** Compares without spending; 'replay' for a code accepted before (never counted). */
+  /**
+   * Compares; 'replay' for a code accepted before (never counted). Backup codes and TOTP
+   * steps are spent by the comparison itself; the transaction undoes that if what follows fails.
+   */
   compare: (nowMs: number) => Promise<Comparison>;
-  /** Spends the factor; false when it turns out to be spent already. */
+  /** Spends what the comparison did not; false when it turns out to be spent already. */
   spend: () => Promise<boolean>;
   /** Retires what was spent outside the database, once the transaction committed. */
   retire?: () => Promise<void>;
@@ -306,20 +309,18 @@ export class SecondFactorVerifier {
         'tfa_method_not_configured',
         'The authenticator app secret cannot be read: remove and set up the method again.',
       );
-    let step: number | null = null;
     return {
       channel: 'totp',
       verified: async () => ({ kind: 'method', channel: 'totp', method }),
+      // The compare-and-set of the last accepted step decides, as the consuming UPDATE does
+      // for backup codes; it commits or rolls back with `then`. A step at or below the last
+      // accepted one was used already (RFC 6238 §5.2).
       compare: async (nowMs) => {
-        step = matchTotpStep(secret, code, nowMs, (a, b) => this.secrets.equal(a, b));
+        const step = matchTotpStep(secret, code, nowMs, (a, b) => this.secrets.equal(a, b));
         if (step === null) return 'wrong';
-        const current = await this.methods.findById(method.id);
-        // A step at or below the last accepted one was used already (RFC 6238 §5.2).
-        const last = current?.lastTotpStep ?? null;
-        return last !== null && step <= last ? 'replay' : 'match';
+        return (await this.methods.advanceTotpStep(method.id, step)) ? 'match' : 'replay';
       },
       spend: async () => {
-        if (!(await this.methods.advanceTotpStep(method.id, step!))) return false;
         await this.methods.recordUse(method.id, this.clock.now());
         return true;
       },
