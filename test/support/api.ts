@@ -9,6 +9,7 @@ import { CreateUserCommand, CreateUserUseCase } from '@app/accounts';
 import { Environment, FixtureRegistry, RandomSource } from '@app/platform';
 import { buildOpenApiDocument, createApiApp } from '../../apps/api/src/bootstrap';
 import { OpenApiDocument, OpenApiResponseValidator } from './openapi-validator';
+import { recordResponse } from './response-record';
 import { CONDITION_TIMEOUT_MS } from './wait';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -46,6 +47,19 @@ export async function startApi(
   const violations: string[] = [];
   const http = (): TestAgent => {
     const agent = request.agent(url);
+    agent.use(
+      (req: {
+        method: string;
+        url: string;
+        on(
+          event: 'response',
+          listener: (res: { status: number; body: unknown; type?: string }) => void,
+        ): void;
+      }) =>
+        req.on('response', (res) =>
+          recordResponse(req.method, req.url, res.status, res.type, res.body),
+        ),
+    );
     if (validator) {
       agent.use(
         (req: {
