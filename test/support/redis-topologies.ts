@@ -1,4 +1,5 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
 import { freePort } from './own-redis';
+import { CONDITION_TIMEOUT_MS } from './wait';
 
 /**
  * Real Redis topologies started by the tests themselves from the `redis-server` and
@@ -19,7 +21,7 @@ const run = promisify(execFile);
 export async function until(
   what: string,
   probe: () => Promise<boolean>,
-  timeoutMs = 30_000,
+  timeoutMs = CONDITION_TIMEOUT_MS,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (let pause = 20; Date.now() < deadline; pause = Math.min(pause * 2, 250)) {
@@ -197,9 +199,14 @@ export class RedisSentinelGroup {
       String(masterPort),
       ...common,
     ]);
+    // Each Sentinel is told the replica and its peers up front (Sentinel's own
+    // known-replica / known-sentinel lines) instead of learning them from INFO and hello
+    // messages every few seconds, which can take long on a busy machine.
+    const peers: Array<{ port: number; id: string }> = [];
+    for (let i = 0; i < 3; i += 1)
+      peers.push({ port: await freePort(), id: randomBytes(20).toString('hex') });
     const sentinels: RedisProcess[] = [];
-    for (let i = 0; i < 3; i += 1) {
-      const port = await freePort();
+    for (const { port, id } of peers) {
       const config = join(dir, `sentinel-${port}.conf`);
       await writeFile(
         config,
@@ -207,10 +214,15 @@ export class RedisSentinelGroup {
           `port ${port}`,
           'bind 127.0.0.1',
           `dir ${dir}`,
+          `sentinel myid ${id}`,
           `sentinel monitor gpumarket 127.0.0.1 ${masterPort} 2`,
           'sentinel down-after-milliseconds gpumarket 1000',
           'sentinel failover-timeout gpumarket 10000',
           'sentinel parallel-syncs gpumarket 1',
+          `sentinel known-replica gpumarket 127.0.0.1 ${replicaPort}`,
+          ...peers
+            .filter((peer) => peer.port !== port)
+            .map((peer) => `sentinel known-sentinel gpumarket 127.0.0.1 ${peer.port} ${peer.id}`),
           '',
         ].join('\n'),
       );
