@@ -1,5 +1,7 @@
 /**
  * Architecture rules, run by `npm run lint`:
+ * - layers point inward: domain/ imports no other layer of its context, application/ only
+ *   domain/ (never http/, infrastructure/ or operator/);
  * - domain/ and application/ stay free of persistence, cache and queue frameworks;
  * - a context reaches another context only through its public index.ts;
  * - the command-line client talks HTTP only and never imports a context.
@@ -8,6 +10,20 @@ const CONTEXTS = 'platform|accounts|billing|identity-tfa|marketplace-volumes|aut
 
 module.exports = {
   forbidden: [
+    {
+      name: 'domain-imports-nothing-outward',
+      comment: 'domain/ is the centre: it imports no other layer of its context.',
+      severity: 'error',
+      from: { path: '^libs/([^/]+)/src/domain/' },
+      to: { path: '^libs/$1/src/(application|http|infrastructure|operator|testing)/' },
+    },
+    {
+      name: 'application-imports-only-domain',
+      comment: 'application/ knows its ports and the domain, never an adapter or the wire.',
+      severity: 'error',
+      from: { path: '^libs/([^/]+)/src/application/' },
+      to: { path: '^libs/$1/src/(http|infrastructure|operator|testing)/' },
+    },
     {
       name: 'core-without-infrastructure-frameworks',
       comment: 'domain/ and application/ must not import typeorm, ioredis, bullmq or @nestjs/typeorm.',

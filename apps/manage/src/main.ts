@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import {
   ConfigError,
   DomainError,
+  PlatformError,
   Environment,
   FixtureRegistry,
   loadPlatformConfig,
@@ -73,7 +74,7 @@ async function main(argv: string[]): Promise<void> {
       try {
         document = JSON.parse(await readFile(file, 'utf8'));
       } catch (error) {
-        throw new DomainError('bad_request', `Cannot read ${file}: ${(error as Error).message}`);
+        throw new PlatformError('bad_request', `Cannot read ${file}: ${(error as Error).message}`);
       }
       print({ loaded: await app.get(FixtureRegistry).load(document) });
     });

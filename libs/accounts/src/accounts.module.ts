@@ -27,7 +27,7 @@ import { LoginThrottle } from './application/ports/login-throttle.port';
 import { PasswordHasher } from './application/ports/password-hasher.port';
 import { SessionRevocation } from './application/ports/session-revocation.port';
 import { UserRepository } from './application/ports/user.repository.port';
-import { ACCOUNTS_ERRORS } from './http/accounts-errors';
+import { ACCOUNTS_ERRORS } from './domain/errors';
 import { LoginController } from './http/login.controller';
 import { LogoutController } from './http/logout.controller';
 import { UsersController } from './http/users.controller';

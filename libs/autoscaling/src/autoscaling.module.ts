@@ -6,7 +6,7 @@ import { EndpointGroupKeys } from './application/endpoint-group-key';
 import { ListEndpointGroupsUseCase } from './application/list-endpoint-groups.use-case';
 import { EndpointGroupRepository } from './application/ports/endpoint-group.repository.port';
 import { UpdateEndpointGroupUseCase } from './application/update-endpoint-group.use-case';
-import { AUTOSCALING_ERRORS } from './http/autoscaling-errors';
+import { AUTOSCALING_ERRORS } from './domain/errors';
 import { EndpointGroupsController } from './http/endpoint-groups.controller';
 import { EndpointGroupsFixtureLoader } from './infrastructure/endpoint-groups-fixture.loader';
 import { TypeormEndpointGroupRepository } from './infrastructure/persistence/typeorm-endpoint-group.repository';

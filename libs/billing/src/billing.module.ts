@@ -8,7 +8,7 @@ import { ChargeStatementReader } from './application/ports/charge-statement.read
 import { ChargeReportReader } from './application/ports/charge-report.reader.port';
 import { ContractRepository } from './application/ports/contract.repository.port';
 import { DemoDataSeeder } from './application/ports/demo-data.seeder.port';
-import { BILLING_ERRORS } from './http/billing-errors';
+import { BILLING_ERRORS } from './domain/errors';
 import { ChargesController } from './http/charges.controller';
 import { ContractsFixtureLoader } from './infrastructure/contracts-fixture.loader';
 import { PgChargeExportSource } from './infrastructure/pg-charge-export.source';

@@ -22,7 +22,7 @@ import { StartMethodAuthorizationUseCase } from './application/start-method-auth
 import { TfaUserLookup } from './application/tfa-user-lookup';
 import { UpdateMethodUseCase } from './application/update-method.use-case';
 import { TfaDeprecatedController } from './http/tfa-deprecated.controller';
-import { TFA_ERRORS } from './http/tfa-errors';
+import { TFA_ERRORS } from './domain/errors';
 import { TfaResponses } from './http/tfa-responses';
 import { TfaController } from './http/tfa.controller';
 import { CodeDeliveryWorker } from './infrastructure/delivery/code-delivery.worker';

@@ -4,7 +4,7 @@ import { VolumeListingAuditLog } from './application/ports/volume-listing-audit-
 import { VolumeListingRepository } from './application/ports/volume-listing.repository.port';
 import { UnlistVolumeUseCase } from './application/unlist-volume.use-case';
 import { VolumesController } from './http/volumes.controller';
-import { VOLUMES_ERRORS } from './http/volumes-errors';
+import { VOLUMES_ERRORS } from './domain/errors';
 import { TypeormVolumeListingAuditLog } from './infrastructure/persistence/typeorm-volume-listing-audit-log';
 import { TypeormVolumeListingRepository } from './infrastructure/persistence/typeorm-volume-listing.repository';
 import { VolumeListingsFixtureLoader } from './infrastructure/volume-listings-fixture.loader';

@@ -25,6 +25,7 @@ export * from './http/auth.guard';
 export * from './http/rate-limit.guard';
 export * from './http/write-concurrency.guard';
 export * from './http/validation';
+export * from './http/strict-body.decorator';
 export * from './http/request-middleware';
 export * from './http/hostile-input';
 export * from './infrastructure/database/database-setup';

@@ -1,5 +1,6 @@
+import { AccountsError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { Clock, CredentialVerifier, DomainError, Principal } from '@app/platform';
+import { Clock, CredentialVerifier, Principal } from '@app/platform';
 import { CredentialIssuer } from './credential-issuer';
 import { CredentialCache } from './ports/credential-cache.port';
 import { CredentialRepository } from './ports/credential.repository.port';
@@ -33,14 +34,14 @@ export class AuthenticateBearerUseCase extends CredentialVerifier {
       }
       if (record) this.cache.remember(fingerprints[0], record, generation);
     }
-    if (!record) throw new DomainError('auth_invalid_key', 'Invalid user key');
+    if (!record) throw new AccountsError('auth_invalid_key', 'Invalid user key');
     // A revoked session answers like an expired one: the public client then falls back to
     // its API key, and the holder learns to log in again (docs/decisions.md "Sessions end").
     if (
       record.revokedAt ||
       (record.expiresAt && record.expiresAt.getTime() <= this.clock.nowMs())
     ) {
-      throw new DomainError('auth_session_expired', 'Session expired. Please log in again.');
+      throw new AccountsError('auth_session_expired', 'Session expired. Please log in again.');
     }
     return {
       userId: record.userId,

@@ -1,5 +1,5 @@
+import { AccountsError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/platform';
 import { CredentialIssuer } from './credential-issuer';
 import { TeamRepository } from './ports/credential.repository.port';
 import { UserRepository } from './ports/user.repository.port';
@@ -19,9 +19,9 @@ export class CreateApiKeyUseCase {
     explicitKey?: string,
   ): Promise<string> {
     if (!(await this.users.findById(userId)))
-      throw new DomainError('not_found', `No user ${userId}`);
+      throw new AccountsError('not_found', `No user ${userId}`);
     if (teamId !== null && !(await this.teams.isMember(teamId, userId))) {
-      throw new DomainError('bad_request', `User ${userId} is not a member of team ${teamId}`);
+      throw new AccountsError('bad_request', `User ${userId} is not a member of team ${teamId}`);
     }
     return this.issuer.issueApiKey(userId, teamId, explicitKey);
   }

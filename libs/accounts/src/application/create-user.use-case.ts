@@ -1,5 +1,5 @@
+import { AccountsError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/platform';
 import { User } from '../domain/user';
 import { CredentialIssuer } from './credential-issuer';
 import { PasswordHasher } from './ports/password-hasher.port';
@@ -35,12 +35,12 @@ export class CreateUserUseCase {
 
   async execute(command: CreateUserCommand): Promise<{ user: User; apiKey: string }> {
     if (!EMAIL.test(command.email))
-      throw new DomainError('bad_request', `Invalid email: ${command.email}`);
+      throw new AccountsError('bad_request', `Invalid email: ${command.email}`);
     if (command.phone && !E164.test(command.phone)) {
-      throw new DomainError('bad_request', 'phone must be in E.164 format, e.g. +15551230001');
+      throw new AccountsError('bad_request', 'phone must be in E.164 format, e.g. +15551230001');
     }
     if (command.legacyTfa && !command.phone) {
-      throw new DomainError('bad_request', 'A legacy 2FA account needs a phone number');
+      throw new AccountsError('bad_request', 'A legacy 2FA account needs a phone number');
     }
     const record = {
       email: command.email,

@@ -1,5 +1,5 @@
+import { AccountsError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/platform';
 import { User } from '../domain/user';
 import { UserRepository } from './ports/user.repository.port';
 
@@ -10,7 +10,7 @@ export class GetCurrentUserUseCase {
   async execute(userId: number): Promise<User> {
     const user = await this.users.findById(userId);
     // A credential whose user was deleted is as good as no credential.
-    if (!user) throw new DomainError('auth_invalid_key', 'Invalid user key');
+    if (!user) throw new AccountsError('auth_invalid_key', 'Invalid user key');
     return user;
   }
 }

@@ -1,5 +1,6 @@
+import { AccountsError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { DomainError, Principal } from '@app/platform';
+import { Principal } from '@app/platform';
 import { SessionRevocation } from './ports/session-revocation.port';
 
 /** Ends the session whose key made the request; API keys are not ended this way. */
@@ -9,7 +10,7 @@ export class LogoutUseCase {
 
   async execute(principal: Principal): Promise<void> {
     if (principal.credentialKind !== 'session')
-      throw new DomainError(
+      throw new AccountsError(
         'bad_request',
         'Logout ends a session key; this request was made with an API key.',
       );

@@ -1,5 +1,5 @@
+import { AccountsError } from '../domain/errors';
 import { Injectable, Optional } from '@nestjs/common';
-import { DomainError } from '@app/platform';
 import { User } from '../domain/user';
 import { CredentialIssuer } from './credential-issuer';
 import { LoginSecondFactor } from './ports/login-second-factor.port';
@@ -47,14 +47,17 @@ export class PasswordLoginUseCase {
       `addr:${command.clientAddress}`,
     ];
     if (!(await this.throttle.admit(throttleKeys)))
-      throw new DomainError('login_throttled', 'Too many failed login attempts; try again later.');
+      throw new AccountsError(
+        'login_throttled',
+        'Too many failed login attempts; try again later.',
+      );
     const valid = await this.hasher.verify(found?.passwordHash ?? null, command.password);
-    if (!found || !valid) throw new DomainError('login_failed', INVALID);
+    if (!found || !valid) throw new AccountsError('login_failed', INVALID);
     await this.throttle.succeeded(throttleKeys);
     const user = found.user;
     if (user.tfaStatus !== 'disabled') {
       if (!this.secondFactor)
-        throw new DomainError('service_unavailable', 'Two-factor authentication is unavailable.');
+        throw new AccountsError('service_unavailable', 'Two-factor authentication is unavailable.');
       const challenge = await this.secondFactor.openLoginChallenge(user.id);
       return {
         kind: 'second_factor',

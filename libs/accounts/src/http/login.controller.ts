@@ -1,3 +1,4 @@
+import { AccountsError } from '../domain/errors';
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import {
   ApiOkResponse,
@@ -8,7 +9,7 @@ import {
 } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import type { Request, Response } from 'express';
-import { DomainError, Public } from '@app/platform';
+import { Public } from '@app/platform';
 import { PasswordLoginUseCase } from '../application/password-login.use-case';
 import { SESSION_COOKIE, setSessionCookie } from './session-cookie';
 import { presentUser } from './user.presenter';
@@ -82,7 +83,7 @@ export class LoginController {
   ): Promise<Record<string, unknown>> {
     const login = body.username ?? body.email;
     if (!login)
-      throw new DomainError('bad_request', 'Invalid request: username or email is required');
+      throw new AccountsError('bad_request', 'Invalid request: username or email is required');
     const result = await this.passwordLogin.execute({
       login,
       password: body.password,

@@ -1,5 +1,6 @@
+import { AccountsError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { DomainError, FixtureLoader } from '@app/platform';
+import { FixtureLoader } from '@app/platform';
 import { CreateApiKeyUseCase } from '../application/create-api-key.use-case';
 import { CreateUserUseCase } from '../application/create-user.use-case';
 import { TeamRepository } from '../application/ports/credential.repository.port';
@@ -15,14 +16,14 @@ function field<T>(
   const value = row[name];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== type)
-    throw new DomainError('bad_request', `${section}.${name} must be a ${type}`);
+    throw new AccountsError('bad_request', `${section}.${name} must be a ${type}`);
   return value as T;
 }
 
 function requireId(row: Row, section: string): number {
   const id = row.id;
   if (!Number.isInteger(id) || (id as number) <= 0) {
-    throw new DomainError('bad_request', `${section}: every row needs a positive integer id`);
+    throw new AccountsError('bad_request', `${section}: every row needs a positive integer id`);
   }
   return id as number;
 }
@@ -42,7 +43,7 @@ export class UsersFixtureLoader extends FixtureLoader {
     for (const raw of rows as Row[]) {
       const id = requireId(raw, 'users');
       const email = field<string>(raw, 'email', 'string', 'users');
-      if (!email) throw new DomainError('bad_request', `users[${id}].email is required`);
+      if (!email) throw new AccountsError('bad_request', `users[${id}].email is required`);
       await this.createUser.execute({
         id,
         email,
@@ -85,14 +86,14 @@ export class TeamsFixtureLoader extends FixtureLoader {
       });
       for (const member of (raw.members as unknown[] | undefined) ?? []) {
         if (!Number.isInteger(member))
-          throw new DomainError('bad_request', `teams[${id}].members must be user ids`);
+          throw new AccountsError('bad_request', `teams[${id}].members must be user ids`);
         await this.teams.addMember(id, member as number);
       }
       for (const key of (raw.api_keys as Row[] | undefined) ?? []) {
         const userId = field<number>(key, 'user_id', 'number', 'teams.api_keys');
         const value = field<string>(key, 'key', 'string', 'teams.api_keys');
         if (!userId || !value)
-          throw new DomainError('bad_request', `teams[${id}].api_keys need user_id and key`);
+          throw new AccountsError('bad_request', `teams[${id}].api_keys need user_id and key`);
         await this.createApiKey.execute(userId, id, value);
       }
       ids.push(id);

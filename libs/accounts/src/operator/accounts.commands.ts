@@ -1,5 +1,6 @@
+import { AccountsError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { DomainError, OperatorCommand } from '@app/platform';
+import { OperatorCommand } from '@app/platform';
 import { CreateApiKeyUseCase } from '../application/create-api-key.use-case';
 import { CreateUserUseCase } from '../application/create-user.use-case';
 import { SessionRevocation } from '../application/ports/session-revocation.port';
@@ -8,7 +9,7 @@ import { UserRepository } from '../application/ports/user.repository.port';
 function positiveInt(value: unknown, name: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed <= 0)
-    throw new DomainError('bad_request', `${name} must be a positive integer`);
+    throw new AccountsError('bad_request', `${name} must be a positive integer`);
   return parsed;
 }
 
@@ -46,7 +47,7 @@ export class AccountsCommands {
         ],
         run: async (_args, options) => {
           if (typeof options.email !== 'string')
-            throw new DomainError('bad_request', '--email is required');
+            throw new AccountsError('bad_request', '--email is required');
           const { user, apiKey } = await this.createUser.execute({
             email: options.email,
             username: (options.username as string | undefined) ?? null,
@@ -99,7 +100,7 @@ export class AccountsCommands {
         run: async ([id]) => {
           const userId = positiveInt(id, 'id');
           if (!(await this.users.findById(userId)))
-            throw new DomainError('not_found', `No user ${userId}`);
+            throw new AccountsError('not_found', `No user ${userId}`);
           return { id: userId, revoked: await this.sessions.revokeAll(userId) };
         },
       },
@@ -108,7 +109,7 @@ export class AccountsCommands {
 
   private async flag(userId: number, at: Date | null): Promise<boolean> {
     if (!(await this.users.setSmsFraudFlag(userId, at)))
-      throw new DomainError('not_found', `No user ${userId}`);
+      throw new AccountsError('not_found', `No user ${userId}`);
     return true;
   }
 }

@@ -1,3 +1,4 @@
+import { AutoscalingError } from './errors';
 import { DomainError } from '@app/platform';
 
 export const ENDPOINT_STATES = ['active', 'suspended', 'stopped'] as const;
@@ -87,7 +88,7 @@ export const ENDPOINT_NAME_PATTERN = /^[A-Za-z0-9._:/-]{1,255}$/;
 export const ENDPOINT_NAME_RULE = '1-255 characters of letters, digits, ., _, -, / or :';
 
 function invalid(message: string): DomainError {
-  return new DomainError('invalid_args', `Invalid request: ${message}`);
+  return new AutoscalingError('invalid_args', `Invalid request: ${message}`);
 }
 
 function requireFinite(name: string, value: number): void {

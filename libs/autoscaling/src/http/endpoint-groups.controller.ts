@@ -1,3 +1,4 @@
+import { AutoscalingError } from '../domain/errors';
 import { Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -10,14 +11,20 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import { CapConcurrency, CurrentPrincipal, DomainError, Principal, RateLimit } from '@app/platform';
+import {
+  CapConcurrency,
+  CurrentPrincipal,
+  DomainError,
+  Principal,
+  RateLimit,
+  strictBody,
+} from '@app/platform';
 import { CreateEndpointGroupUseCase } from '../application/create-endpoint-group.use-case';
 import { DeleteEndpointGroupUseCase } from '../application/delete-endpoint-group.use-case';
 import { ListEndpointGroupsUseCase } from '../application/list-endpoint-groups.use-case';
 import { UpdateEndpointGroupUseCase } from '../application/update-endpoint-group.use-case';
 import { optionsPatchFromWire } from '../domain/endpoint-group';
 import { presentEndpointGroup } from './endpoint-group.presenter';
-import { StrictBody } from './strict-body.decorator';
 import {
   CreateEndpointGroupRequestDto,
   DeleteEndpointGroupRequestDto,
@@ -29,8 +36,11 @@ import {
   ListEndpointGroupsResponseDto,
 } from './endpoint-group.response.dto';
 
+/** `@StrictBody() body: SomeDto`: the request body as SomeDto, or a 400 invalid_args. */
+const StrictBody = strictBody((message) => new AutoscalingError('invalid_args', message));
+
 function invalidArgs(message: string): DomainError {
-  return new DomainError('invalid_args', `Invalid request: ${message}`);
+  return new AutoscalingError('invalid_args', `Invalid request: ${message}`);
 }
 
 /** A path id; one too large for any group is well-formed and simply not found. */

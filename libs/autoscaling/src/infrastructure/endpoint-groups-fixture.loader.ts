@@ -1,3 +1,4 @@
+import { AutoscalingError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
 import { Clock, DomainError, FixtureLoader } from '@app/platform';
 import { EndpointGroupKeys } from '../application/endpoint-group-key';
@@ -21,7 +22,7 @@ const KNOWN_FIELDS = new Set([
 ]);
 
 function bad(message: string): DomainError {
-  return new DomainError('bad_request', `endpoint_groups: ${message}`);
+  return new AutoscalingError('bad_request', `endpoint_groups: ${message}`);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { DomainError, SecretKeeper } from '@app/platform';
+import { SecretKeeper } from '@app/platform';
+import { BillingError } from '../domain/errors';
 import { testSecretKeeper } from '@app/platform/testing';
 import { ChargeFilter } from '../domain/charge-report';
 import { PageCursorCodec, walkDigest } from './page-cursor';
@@ -46,7 +47,7 @@ describe('PageCursorCodec', () => {
       [7, { ...filter, latestFirst: false }],
     ];
     for (const [userId, other] of others) {
-      expect(() => codec.decode(userId, other, token)).toThrow(DomainError);
+      expect(() => codec.decode(userId, other, token)).toThrow(BillingError);
     }
   });
 
@@ -60,7 +61,7 @@ describe('PageCursorCodec', () => {
         { version: 1, key: Buffer.alloc(32, 2) },
       ]),
     );
-    expect(() => codec.decode(7, filter, foreign.encode(7, filter, cursor))).toThrow(DomainError);
+    expect(() => codec.decode(7, filter, foreign.encode(7, filter, cursor))).toThrow(BillingError);
   });
 
   it('digests the walk, not the page size', () => {

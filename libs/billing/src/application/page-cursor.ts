@@ -1,5 +1,6 @@
+import { BillingError } from '../domain/errors';
 import { createHash } from 'node:crypto';
-import { DomainError, SecretKeeper } from '@app/platform';
+import { SecretKeeper } from '@app/platform';
 import { ChargeFilter, SortKey } from '../domain/charge-report';
 import { BILLING_ERROR_CODES, INVALID_TOKEN_MSG } from './billing-error-codes';
 import { WalkHead } from './ports/charge-report.reader.port';
@@ -51,7 +52,7 @@ export class PageCursorCodec {
   /** The cursor of a token made for this caller and filter; otherwise 400 invalid_token. */
   decode(userId: number, filter: ChargeFilter, token: string): PageCursor {
     const cursor = this.tryDecode(userId, filter, token);
-    if (!cursor) throw new DomainError(BILLING_ERROR_CODES.invalidToken, INVALID_TOKEN_MSG);
+    if (!cursor) throw new BillingError(BILLING_ERROR_CODES.invalidToken, INVALID_TOKEN_MSG);
     return cursor;
   }
 

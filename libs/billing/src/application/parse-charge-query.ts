@@ -1,3 +1,4 @@
+import { BillingError } from '../domain/errors';
 import { DomainError } from '@app/platform';
 import {
   CHARGE_CATEGORIES,
@@ -14,7 +15,7 @@ export const DAY_RANGE_REQUIRED_MSG =
   "Must provide both 'day' gte and lte filters for instance charges";
 
 function invalid(msg: string): DomainError {
-  return new DomainError(BILLING_ERROR_CODES.badRequest, msg);
+  return new BillingError(BILLING_ERROR_CODES.badRequest, msg);
 }
 
 /** A query parameter given once; Express turns a repeated `?a=1&a=2` into an array. */
@@ -89,7 +90,7 @@ export function parseSelectFilters(query: Record<string, unknown>): SelectFilter
     day.lte === undefined ||
     day.lte === null
   ) {
-    throw new DomainError(BILLING_ERROR_CODES.dayRangeRequired, DAY_RANGE_REQUIRED_MSG);
+    throw new BillingError(BILLING_ERROR_CODES.dayRangeRequired, DAY_RANGE_REQUIRED_MSG);
   }
   const gte = bound(day.gte, 'gte');
   const lte = bound(day.lte, 'lte');

@@ -1,4 +1,4 @@
-import { DomainError } from '@app/platform';
+import { BillingError } from '../domain/errors';
 import {
   MAX_STATEMENT_PERIODS,
   periodCountBound,
@@ -25,7 +25,7 @@ export function parseChargeStatementQuery(query: Record<string, unknown>): State
   const period = choice(query, 'period', STATEMENT_PERIODS, 'month');
   const groupBy = choice(query, 'group_by', STATEMENT_GROUPINGS, 'type');
   if (gte < EARLIEST || lte > LATEST) {
-    throw new DomainError(
+    throw new BillingError(
       BILLING_ERROR_CODES.badRequest,
       `select_filters.day must lie between ${EARLIEST} (1970-01-01) and ${LATEST} (9999-12-31) for a statement`,
     );
@@ -33,7 +33,7 @@ export function parseChargeStatementQuery(query: Record<string, unknown>): State
   const days = rangeDays(gte, lte);
   const count = days ? periodCountBound((days.last - days.first) / DAY_SECONDS + 1, period) : 0;
   if (count > MAX_STATEMENT_PERIODS) {
-    throw new DomainError(
+    throw new BillingError(
       BILLING_ERROR_CODES.badRequest,
       `the range spans more than ${MAX_STATEMENT_PERIODS} periods of a ${period}; choose a longer period or a shorter range`,
     );

@@ -1,3 +1,4 @@
+import { BillingError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
 import { DomainError, FixtureLoader } from '@app/platform';
 import { ContractRepository } from '../application/ports/contract.repository.port';
@@ -9,7 +10,7 @@ type Row = Record<string, unknown>;
 const DECIMAL = /^-?\d{1,20}(\.\d{1,20})?$/;
 
 function bad(msg: string): DomainError {
-  return new DomainError('bad_request', msg);
+  return new BillingError('bad_request', msg);
 }
 
 function integer(row: Row, name: string, where: string, nullable: boolean): number | null {

@@ -1,12 +1,13 @@
+import { BillingError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { Clock, DomainError, OperatorCommand } from '@app/platform';
+import { Clock, OperatorCommand } from '@app/platform';
 import { DemoDataSeeder } from '../application/ports/demo-data.seeder.port';
 import { DAY_SECONDS } from '../domain/charge-report';
 
 function positiveInt(value: unknown, name: string, max: number): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed <= 0 || parsed > max)
-    throw new DomainError('bad_request', `${name} must be an integer from 1 to ${max}`);
+    throw new BillingError('bad_request', `${name} must be an integer from 1 to ${max}`);
   return parsed;
 }
 

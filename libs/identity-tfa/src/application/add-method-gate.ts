@@ -1,3 +1,4 @@
+import { TfaError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
 import { Clock, DomainError } from '@app/platform';
 import { TFA_POLICY } from '../domain/tfa-policy';
@@ -36,7 +37,7 @@ export class AddMethodGate {
       return await work();
     } catch (error) {
       if (error instanceof DomainError) throw error;
-      throw new DomainError(
+      throw new TfaError(
         'service_unavailable',
         'The authorization store is unavailable; retry shortly.',
       );

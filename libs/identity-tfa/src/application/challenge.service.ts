@@ -1,3 +1,4 @@
+import { TfaErrorCode } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
 import { Clock, RandomSource, SecretKeeper } from '@app/platform';
 import { Challenge, ChallengeChannel, ChallengePurpose, isExpired } from '../domain/challenge';
@@ -13,11 +14,14 @@ const CODE_PURPOSE = 'tfa-code';
 const RECORD_TTL_MS = TFA_POLICY.challengeLifetimeMs;
 
 /** What a caller is told when the SMS provider refused the first delivery attempt. */
-const PROVIDER_REFUSALS: Record<string, string> = {
+const PROVIDER_REFUSALS = {
   twilio_error:
     'The SMS could not be delivered to this number; check it or use another 2FA method.',
   twilio_rate_limited: 'The SMS provider is busy; wait a moment and retry.',
-};
+} satisfies Partial<Record<TfaErrorCode, string>>;
+
+const isProviderRefusalCode = (code: string): code is keyof typeof PROVIDER_REFUSALS =>
+  code in PROVIDER_REFUSALS;
 
 const noLongerActive = () =>
   tfaError('no_challenge_found', 'This code was already used or replaced; request a new one.');
@@ -124,7 +128,7 @@ export class ChallengeService {
       );
     const report = await this.queue.enqueue({ challengeKey: challenge.key, sendNumber: sends });
     // Email failures have no wire code: the caller may resend; support sees the failure.
-    if (report.state === 'failed' && channel === 'sms' && report.code in PROVIDER_REFUSALS)
+    if (report.state === 'failed' && channel === 'sms' && isProviderRefusalCode(report.code))
       throw tfaError(report.code, PROVIDER_REFUSALS[report.code]);
   }
 

@@ -1,3 +1,4 @@
+import { TfaError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
 import { User, UserRepository } from '@app/accounts';
 import { Clock, DomainError, SecretKeeper, UnitOfWork } from '@app/platform';
@@ -76,7 +77,7 @@ export class ConfirmNewMethodUseCase {
   ) {
     const secret = command.secret.toUpperCase().replace(/[\s=]/g, '');
     if (!isValidTotpSecret(secret))
-      throw new DomainError(
+      throw new TfaError(
         'bad_request',
         'Invalid request: secret must be the base32 secret from totp-setup',
       );

@@ -1,6 +1,7 @@
+import { TfaError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
 import { SessionRevocation, User, UserRepository } from '@app/accounts';
-import { Clock, DomainError, UnitOfWork } from '@app/platform';
+import { Clock, UnitOfWork } from '@app/platform';
 import { BackupCodeRepository } from './ports/backup-code.repository.port';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
 import { FactorInput, SecondFactorVerifier, Verified } from './second-factor-verifier';
@@ -34,19 +35,16 @@ export class RemoveMethodUseCase {
     keepSessionId?: number;
   }): Promise<RemoveMethodResult> {
     if (command.factor.backupCode !== undefined && command.targetId === undefined)
-      throw new DomainError(
-        'bad_request',
-        'Invalid request: target_id is required with backup_code',
-      );
+      throw new TfaError('bad_request', 'Invalid request: target_id is required with backup_code');
     const user = await this.lookup.user(command.userId);
     const owned = await this.methods.listByUser(user.id);
     if (command.targetId !== undefined && !owned.some((m) => m.id === command.targetId))
-      throw new DomainError('not_found', `No 2FA method ${command.targetId}.`);
+      throw new TfaError('not_found', `No 2FA method ${command.targetId}.`);
     // Email is never a method: nothing to default the target to. Refused before any code
     // is compared or spent.
     const legacyOnly = owned.length === 0 && user.tfaStatus === 'legacy';
     if (command.targetId === undefined && command.factor.tfaMethod === 'email' && !legacyOnly)
-      throw new DomainError('bad_request', 'Invalid request: target_id is required');
+      throw new TfaError('bad_request', 'Invalid request: target_id is required');
     // The removal commits with the spending of the factor: a failure leaves the code usable.
     const options = { purposes: ['verify' as const], failure: '2fa_verification_failed' as const };
     const { result } = await this.verifier.verifyAndThen(
@@ -75,11 +73,11 @@ export class RemoveMethodUseCase {
     const targetId =
       requestedTarget ?? (verified.kind === 'method' ? verified.method?.id : undefined);
     if (targetId === undefined)
-      throw new DomainError('bad_request', 'Invalid request: target_id is required');
+      throw new TfaError('bad_request', 'Invalid request: target_id is required');
     return this.uow.run(async () => {
       const target = await this.methods.findById(targetId);
       if (!target || target.userId !== user.id)
-        throw new DomainError('not_found', `No 2FA method ${targetId}.`);
+        throw new TfaError('not_found', `No 2FA method ${targetId}.`);
       await this.methods.delete(target.id);
       const remaining = await this.methods.listByUser(user.id);
       if (remaining.length === 0) {

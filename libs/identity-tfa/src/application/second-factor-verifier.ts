@@ -1,3 +1,4 @@
+import { TfaError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
 import { User } from '@app/accounts';
 import { Clock, DomainError, Metrics, SecretKeeper, UnitOfWork } from '@app/platform';
@@ -190,7 +191,7 @@ export class SecondFactorVerifier {
     if (input.tfaMethodId !== undefined) {
       const method = await this.methods.findById(input.tfaMethodId);
       if (!method || method.userId !== user.id)
-        throw new DomainError('not_found', `No 2FA method ${input.tfaMethodId}.`);
+        throw new TfaError('not_found', `No 2FA method ${input.tfaMethodId}.`);
       if (input.tfaMethod !== undefined && input.tfaMethod !== method.type)
         throw tfaError(
           'invalid_tfa_method',
@@ -202,7 +203,7 @@ export class SecondFactorVerifier {
     if (type === 'email') return null;
     const candidates = (await this.methods.listByUser(user.id)).filter((m) => m.type === type);
     if (candidates.length > 1)
-      throw new DomainError(
+      throw new TfaError(
         'bad_request',
         `tfa_method_id is required: several ${type} methods exist.`,
       );
@@ -278,7 +279,7 @@ export class SecondFactorVerifier {
   private backupCodeAttempt(user: User, given: string): Attempt {
     const normalized = normalizeBackupCode(given);
     if (normalized === null)
-      throw new DomainError('bad_request', 'Invalid request: backup_code must be XXXX-XXXX-XXXX');
+      throw new TfaError('bad_request', 'Invalid request: backup_code must be XXXX-XXXX-XXXX');
     const digests = backupCodeDigests(this.secrets, user.id, normalized);
     return {
       channel: 'backup_code',

@@ -1,5 +1,5 @@
+import { TfaError } from '../domain/errors';
 import { User } from '@app/accounts';
-import { DomainError } from '@app/platform';
 import { TfaMethod } from '../domain/tfa-method';
 import { tfaError } from './tfa-errors';
 
@@ -15,7 +15,7 @@ export function resolveSmsDestination(
 ): { destination: string; methodId: number | null } {
   if (request.tfaMethodId !== undefined) {
     const method = methods.find((m) => m.id === request.tfaMethodId);
-    if (!method) throw new DomainError('not_found', `No 2FA method ${request.tfaMethodId}.`);
+    if (!method) throw new TfaError('not_found', `No 2FA method ${request.tfaMethodId}.`);
     if (method.type !== 'sms' || !method.phoneNumber)
       throw tfaError('invalid_tfa_method', `Method ${method.id} is not an SMS method.`);
     if (request.phoneNumber !== undefined && request.phoneNumber !== method.phoneNumber)

@@ -1,6 +1,6 @@
+import { TfaError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
 import { User, UserRepository } from '@app/accounts';
-import { DomainError } from '@app/platform';
 import { Challenge, ChallengePurpose } from '../domain/challenge';
 import { ChallengeService } from './challenge.service';
 import { tfaError } from './tfa-errors';
@@ -21,7 +21,7 @@ export class TfaUserLookup {
 
   async user(userId: number): Promise<User> {
     const user = await this.users.findById(userId);
-    if (!user) throw new DomainError('auth_invalid_key', 'Invalid user key');
+    if (!user) throw new TfaError('auth_invalid_key', 'Invalid user key');
     return user;
   }
 
@@ -40,7 +40,7 @@ export class TfaUserLookup {
     }
     const userId = input.userId ?? challenge?.userId;
     if (userId === undefined)
-      throw new DomainError(
+      throw new TfaError(
         'missing_auth_value',
         'Either a tfa_secret or a Bearer token is required.',
       );

@@ -1,5 +1,6 @@
+import { TfaError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { DomainError, UnitOfWork } from '@app/platform';
+import { UnitOfWork } from '@app/platform';
 import { VerificationChannel } from '../domain/tfa-method';
 import { MethodRecords } from './method-records';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
@@ -30,16 +31,12 @@ export class UpdateMethodUseCase {
     if (command.tfaMethod === 'email')
       throw tfaError('invalid_tfa_method', 'Email is not a stored 2FA method.');
     if (command.tfaMethodId === undefined && command.tfaMethod === undefined)
-      throw new DomainError(
-        'bad_request',
-        'Invalid request: tfa_method_id or tfa_method is required',
-      );
+      throw new TfaError('bad_request', 'Invalid request: tfa_method_id or tfa_method is required');
     if (command.label === undefined && command.isPrimary === undefined)
-      throw new DomainError('bad_request', 'Invalid request: label or is_primary is required');
+      throw new TfaError('bad_request', 'Invalid request: label or is_primary is required');
     const user = await this.lookup.user(command.userId);
     const method = await this.verifier.resolveMethod(user, command);
-    if (!method)
-      throw new DomainError('not_found', `No ${command.tfaMethod} method is configured.`);
+    if (!method) throw new TfaError('not_found', `No ${command.tfaMethod} method is configured.`);
     const updated = await this.uow.run(async () => {
       if (command.isPrimary === true) await this.methods.makeOnlyPrimary(user.id, method.id);
       return this.methods.update(method.id, {

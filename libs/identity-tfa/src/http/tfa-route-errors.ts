@@ -1,10 +1,13 @@
 /**
  * The error codes each 2FA route can raise (spec "2FA error codes"), grouped by the step
- * that raises them. Statuses and wire codes come from tfa-errors.ts and the platform table.
+ * that raises them. Statuses and wire codes come from domain/errors.ts and the platform table.
  */
+import { TfaErrorCode } from '../domain/errors';
+
+type Codes = readonly TfaErrorCode[];
 
 /** Bearer-only routes: the auth guard, then the personal-context guard. */
-const BEARER_AUTH = [
+const BEARER_AUTH: Codes = [
   'auth_missing',
   'auth_invalid_key',
   'auth_session_expired',
@@ -12,10 +15,10 @@ const BEARER_AUTH = [
 ];
 
 /** The tfa_secret of a send-code or login step names a challenge that must still be open. */
-const CHALLENGE = ['challenge_not_found', 'no_challenge_found', '2fa_expired'];
+const CHALLENGE: Codes = ['challenge_not_found', 'no_challenge_found', '2fa_expired'];
 
 /** Routes that take a Bearer token or, logged out, a tfa_secret alone. */
-const SECRET_OR_BEARER_AUTH = [
+const SECRET_OR_BEARER_AUTH: Codes = [
   'missing_auth_value',
   'auth_invalid_key',
   'auth_session_expired',
@@ -24,10 +27,10 @@ const SECRET_OR_BEARER_AUTH = [
 ];
 
 /** Body validation (missing or mistyped fields, malformed JSON). */
-const INVALID_BODY = ['bad_request'];
+const INVALID_BODY: Codes = ['bad_request'];
 
 /** A code of a method or of an email challenge, or a backup code (SecondFactorVerifier). */
-const SECOND_FACTOR = [
+const SECOND_FACTOR: Codes = [
   'bad_request',
   'not_found',
   'invalid_tfa_method',
@@ -42,7 +45,7 @@ const SECOND_FACTOR = [
 ];
 
 /** The anti-fraud policy every SMS passes before it is queued. */
-const SMS_POLICY = [
+const SMS_POLICY: Codes = [
   'bad_request',
   'sms_fraud_detected',
   'sms_blocked_number',
@@ -52,7 +55,7 @@ const SMS_POLICY = [
 ];
 
 /** Choosing the number (sms-destination.ts), then the policy. */
-const SMS_SENDING = [
+const SMS_SENDING: Codes = [
   'email_not_verified',
   'not_found',
   'invalid_tfa_method',
@@ -62,9 +65,9 @@ const SMS_SENDING = [
 ];
 
 /** The 30-minute add-method window lives in a store that fails closed. */
-const ADD_METHOD_WINDOW = ['service_unavailable'];
+const ADD_METHOD_WINDOW: Codes = ['service_unavailable'];
 
-const CONFIRM_NEW_METHOD = [
+const CONFIRM_NEW_METHOD: Codes = [
   ...BEARER_AUTH,
   ...INVALID_BODY,
   'missing_code',
@@ -130,4 +133,4 @@ export const TFA_ROUTE_ERRORS = {
     ...SECOND_FACTOR,
     'missing_phone_number',
   ],
-};
+} satisfies Record<string, Codes>;

@@ -1,5 +1,6 @@
+import { TfaError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { DomainError, OperatorCommand } from '@app/platform';
+import { OperatorCommand } from '@app/platform';
 import { OutboxReader } from '../infrastructure/delivery/outbox-code.sender';
 
 /** `manage outbox:list [--to ADDRESS] [--limit N]`: codes the outbox provider "sent". */
@@ -19,7 +20,7 @@ export class TfaCommands {
         run: async (_args, options) => {
           const limit = options.limit === undefined ? 20 : Number(options.limit);
           if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
-            throw new DomainError('bad_request', '--limit must be an integer between 1 and 1000');
+            throw new TfaError('bad_request', '--limit must be an integer between 1 and 1000');
           return { messages: await this.outbox.list(options.to as string | undefined, limit) };
         },
       },

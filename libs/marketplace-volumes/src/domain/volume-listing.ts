@@ -1,4 +1,4 @@
-import { DomainError } from '@app/platform';
+import { VolumesError } from './errors';
 
 export const LISTING_STATUSES = ['listed', 'unlisted'] as const;
 export type ListingStatus = (typeof LISTING_STATUSES)[number];
@@ -34,10 +34,10 @@ export const UNLIST_MESSAGES = {
  */
 export function parseListingId(raw: unknown): number {
   if (raw === undefined || raw === null) {
-    throw new DomainError('volume_id_missing', UNLIST_MESSAGES.idMissing);
+    throw new VolumesError('volume_id_missing', UNLIST_MESSAGES.idMissing);
   }
   if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 1) {
-    throw new DomainError('volume_id_invalid', UNLIST_MESSAGES.idInvalid);
+    throw new VolumesError('volume_id_invalid', UNLIST_MESSAGES.idInvalid);
   }
   return raw;
 }
@@ -57,12 +57,12 @@ export interface UnlistDecision {
  */
 export function decideUnlist(listing: VolumeListing | null, callerUserId: number): UnlistDecision {
   if (!listing || listing.ownerId !== callerUserId) {
-    throw new DomainError('volume_listing_not_found', UNLIST_MESSAGES.notFound);
+    throw new VolumesError('volume_listing_not_found', UNLIST_MESSAGES.notFound);
   }
   if (listing.status === 'unlisted')
     return { outcome: 'already_unlisted', previousStatus: 'unlisted' };
   if (listing.activeRentals > 0) {
-    throw new DomainError('volume_listing_active', UNLIST_MESSAGES.active);
+    throw new VolumesError('volume_listing_active', UNLIST_MESSAGES.active);
   }
   return { outcome: 'unlisted', previousStatus: 'listed' };
 }

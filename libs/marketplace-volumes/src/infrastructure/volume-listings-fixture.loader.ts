@@ -1,3 +1,4 @@
+import { VolumesError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
 import { DomainError, FixtureLoader } from '@app/platform';
 import { VolumeListingRepository } from '../application/ports/volume-listing.repository.port';
@@ -19,7 +20,7 @@ const KNOWN_FIELDS = new Set([
 const FIXTURE_ID_LIMIT = 999_999;
 
 function bad(message: string): DomainError {
-  return new DomainError('bad_request', `volume_listings: ${message}`);
+  return new VolumesError('bad_request', `volume_listings: ${message}`);
 }
 
 function integer(

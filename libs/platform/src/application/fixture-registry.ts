@@ -1,4 +1,4 @@
-import { DomainError } from '../domain/domain-error';
+import { PlatformError } from '../domain/domain-error';
 import { FixtureLoader } from './ports/fixture-loader.port';
 import { UnitOfWork } from './ports/unit-of-work.port';
 
@@ -18,12 +18,12 @@ export class FixtureRegistry {
 
   async load(document: unknown): Promise<Record<string, unknown>> {
     if (typeof document !== 'object' || document === null || Array.isArray(document)) {
-      throw new DomainError('bad_request', 'The fixtures file must hold a JSON object');
+      throw new PlatformError('bad_request', 'The fixtures file must hold a JSON object');
     }
     const sections = document as Record<string, unknown>;
     const unknown = Object.keys(sections).filter((key) => !this.loaders.has(key));
     if (unknown.length > 0) {
-      throw new DomainError(
+      throw new PlatformError(
         'bad_request',
         `Unknown fixture sections: ${unknown.join(', ')} (known: ${this.sections().join(', ')})`,
       );
@@ -35,7 +35,7 @@ export class FixtureRegistry {
         const rows = sections[loader.section];
         if (rows === undefined) continue;
         if (!Array.isArray(rows)) {
-          throw new DomainError(
+          throw new PlatformError(
             'bad_request',
             `Fixture section '${loader.section}' must be an array`,
           );

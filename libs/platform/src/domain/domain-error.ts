@@ -1,18 +1,61 @@
 /**
- * The one error type the application and domain layers throw. `code` is stable and is
- * mapped to an HTTP status and wire body by the http layer's error catalog; `details`
- * are extra body fields the spec defines for some codes (fail_count, locked_until, ...).
+ * How an error code is answered: its HTTP status, and the wire `error` value when it is not
+ * the code itself (null: the body has no `error` field, as the spec shows for some codes).
+ * The status is part of a code's definition so that no code can be raised without one.
  */
-export class DomainError extends Error {
+export interface ErrorDefinition {
+  readonly status: number;
+  readonly wireCode?: string | null;
+}
+
+/** A context's codes and how each is answered. */
+export type ErrorTable<Code extends string = string> = { readonly [C in Code]: ErrorDefinition };
+
+/**
+ * Declares a context's error table, once, in its `domain/errors.ts`. The keys are the only
+ * codes that context's error class accepts, so a misspelt code fails to compile; the
+ * exception filter answers from the same table and the OpenAPI error docs read it.
+ */
+export function defineErrors<const Table extends Record<string, ErrorDefinition>>(
+  table: Table,
+): Table {
+  return table;
+}
+
+/**
+ * The one kind of error the domain and application layers raise. Each context extends it
+ * with a class whose `Code` is its table's keys (`class BillingError extends
+ * DomainError<BillingErrorCode> {}`) and raises only that: `throw new BillingError(code,
+ * message, details?)`. `details` are extra body fields the spec defines for some codes
+ * (fail_count, locked_until, ...). Abstract: a code outside every table cannot be raised.
+ */
+export abstract class DomainError<Code extends string = string> extends Error {
   constructor(
-    readonly code: string,
+    readonly code: Code,
     message: string,
     readonly details: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
-    this.name = 'DomainError';
+    this.name = new.target.name;
   }
 }
+
+/** Errors every context can raise; each context's code type includes them. */
+export const PLATFORM_ERRORS = defineErrors({
+  bad_request: { status: 400 },
+  not_found: { status: 404 },
+  auth_missing: { status: 403, wireCode: 'auth_error' },
+  auth_invalid_key: { status: 404, wireCode: 'auth_error' },
+  auth_session_expired: { status: 404, wireCode: 'auth_error' },
+  missing_auth_value: { status: 401 },
+  service_unavailable: { status: 503 },
+  internal_error: { status: 500 },
+});
+
+export type PlatformErrorCode = keyof typeof PLATFORM_ERRORS;
+
+/** The platform's own failures: malformed requests, authentication, outages. */
+export class PlatformError extends DomainError<PlatformErrorCode> {}
 
 /** Raised when a caller exceeds a per-endpoint minimum request interval. */
 export class RateLimitedError extends Error {

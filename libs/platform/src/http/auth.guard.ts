@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { CredentialVerifier } from '../application/ports/credential-verifier.port';
-import { DomainError } from '../domain/domain-error';
+import { PlatformError } from '../domain/domain-error';
 import { AUTH_POLICY, AuthenticatedRequest, AuthPolicy } from './route-policy.decorators';
 
 /** The spec's Authentication part: Bearer everywhere unless a route says otherwise. */
@@ -25,16 +25,16 @@ export class AuthGuard implements CanActivate {
       if (policy === 'secret-or-bearer') {
         const secret = (request.body as Record<string, unknown> | undefined)?.secret;
         if (typeof secret === 'string' && secret.length > 0) return true;
-        throw new DomainError(
+        throw new PlatformError(
           'missing_auth_value',
           'Either a tfa_secret or a Bearer token is required.',
         );
       }
-      throw new DomainError('auth_missing', 'This action requires login.');
+      throw new PlatformError('auth_missing', 'This action requires login.');
     }
     const match = /^Bearer (.+)$/i.exec(header);
     const token = match?.[1].trim();
-    if (!token) throw new DomainError('auth_invalid_key', 'Invalid user key');
+    if (!token) throw new PlatformError('auth_invalid_key', 'Invalid user key');
     request.principal = await this.verifier.verify(token);
     return true;
   }

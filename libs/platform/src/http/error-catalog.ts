@@ -1,38 +1,20 @@
 import { Injectable } from '@nestjs/common';
-
-export interface ErrorMapping {
-  status: number;
-  /** The `error` field on the wire; defaults to the code. null omits the field. */
-  wireCode?: string | null;
-}
-
-export type ErrorTable = Record<string, ErrorMapping>;
-
-/** Errors every context can raise. */
-export const PLATFORM_ERRORS: ErrorTable = {
-  bad_request: { status: 400 },
-  not_found: { status: 404 },
-  auth_missing: { status: 403, wireCode: 'auth_error' },
-  auth_invalid_key: { status: 404, wireCode: 'auth_error' },
-  auth_session_expired: { status: 404, wireCode: 'auth_error' },
-  missing_auth_value: { status: 401 },
-  service_unavailable: { status: 503 },
-  internal_error: { status: 500 },
-};
+import { ErrorDefinition, ErrorTable, PLATFORM_ERRORS } from '../domain/domain-error';
 
 /**
- * Code -> HTTP mapping, filled by each context with its own exhaustive table at module
- * construction. A code nobody registered is a programming error and answers 500.
+ * The error tables of every context, as the exception filter reads them. Each context
+ * registers its `domain/errors.ts` table at module construction; a code nobody registered
+ * is a programming error and answers 500.
  */
 @Injectable()
 export class ErrorCatalog {
-  private readonly mappings = new Map<string, ErrorMapping>(Object.entries(PLATFORM_ERRORS));
+  private readonly definitions = new Map<string, ErrorDefinition>(Object.entries(PLATFORM_ERRORS));
 
   register(table: ErrorTable): void {
-    for (const [code, mapping] of Object.entries(table)) this.mappings.set(code, mapping);
+    for (const [code, definition] of Object.entries(table)) this.definitions.set(code, definition);
   }
 
-  resolve(code: string): ErrorMapping | undefined {
-    return this.mappings.get(code);
+  resolve(code: string): ErrorDefinition | undefined {
+    return this.definitions.get(code);
   }
 }

@@ -1,4 +1,6 @@
-import { ApiProperty, ApiPropertyOptional, OpenAPIObject } from '@nestjs/swagger';
+import { applyDecorators, Type } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, ApiResponse, OpenAPIObject } from '@nestjs/swagger';
+import { ErrorTable, PLATFORM_ERRORS, PlatformErrorCode } from '../domain/domain-error';
 
 /** The failure body of every route (spec "Errors"); some codes add fields such as fail_count. */
 export class ErrorEnvelopeDto {
@@ -69,4 +71,35 @@ export function documentErrorEnvelope(document: OpenAPIObject): OpenAPIObject {
     }
   }
   return document;
+}
+
+/**
+ * A route decorator that documents the failures of a route from the codes it can raise:
+ * one response per HTTP status, listing the wire `error` values behind it, with `body` as
+ * schema. Statuses and wire codes come from the same tables the exception filter answers
+ * with, and the codes are typed by them, so the document cannot drift from the answers.
+ * Statuses left out still answer the envelope (the document's `default` response).
+ */
+export function errorResponsesOf<Code extends string>(
+  table: ErrorTable<Code>,
+  body: Type<unknown>,
+) {
+  const definitions: ErrorTable<Code | PlatformErrorCode> = { ...PLATFORM_ERRORS, ...table };
+  return (...codes: Array<Code | PlatformErrorCode>): MethodDecorator & ClassDecorator => {
+    const wireCodesByStatus = new Map<number, Set<string>>();
+    for (const code of codes) {
+      const definition = definitions[code];
+      const wireCode = definition.wireCode === undefined ? code : definition.wireCode;
+      const wireCodes = wireCodesByStatus.get(definition.status) ?? new Set<string>();
+      if (wireCode !== null) wireCodes.add(wireCode);
+      wireCodesByStatus.set(definition.status, wireCodes);
+    }
+    return applyDecorators(
+      ...[...wireCodesByStatus.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([status, wireCodes]) =>
+          ApiResponse({ status, type: body, description: `error: ${[...wireCodes].join(', ')}` }),
+        ),
+    );
+  };
 }

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { Metrics } from '../application/ports/metrics.port';
 import { RateLimiter } from '../application/ports/rate-limiter.port';
 import { PlatformConfig } from '../config/platform-config';
-import { DomainError, RateLimitedError } from '../domain/domain-error';
+import { PlatformError, RateLimitedError } from '../domain/domain-error';
 import { AuthenticatedRequest, RATE_LIMIT_BUCKET } from './route-policy.decorators';
 
 /**
@@ -32,7 +32,7 @@ export class RateLimitGuard implements CanActivate {
     try {
       waitMs = await this.limiter.acquire(bucket, identity, threshold);
     } catch {
-      throw new DomainError('service_unavailable', 'Rate limiter unavailable; retry shortly.');
+      throw new PlatformError('service_unavailable', 'Rate limiter unavailable; retry shortly.');
     }
     if (waitMs > 0) {
       this.metrics.increment('rate_limit_refusals_total', { bucket });

@@ -1,5 +1,5 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
-import { DomainError } from '../domain/domain-error';
+import { DomainError, PlatformError } from '../domain/domain-error';
 
 /** Flattens class-validator errors into one message that names each offending field. */
 export function describeValidationErrors(errors: ValidationError[], parent = ''): string[] {
@@ -19,12 +19,18 @@ export function describeValidationErrors(errors: ValidationError[], parent = '')
   return messages;
 }
 
+/** The error a failed validation raises, from the message naming each offending field. */
+export type ValidationFailure = (message: string) => DomainError;
+
+const badRequest: ValidationFailure = (message) => new PlatformError('bad_request', message);
+
 /**
  * The global pipe: DTO validation with type transformation, no implicit conversion
- * (a string is never silently a number), failures become `code` 400 errors.
+ * (a string is never silently a number); failures become `bad_request` unless a route's
+ * own pipe (strictBody) raises its context's code.
  */
 export function createValidationPipe(
-  code = 'bad_request',
+  failure: ValidationFailure = badRequest,
   forbidUnknownFields = false,
 ): ValidationPipe {
   return new ValidationPipe({
@@ -34,6 +40,6 @@ export function createValidationPipe(
     transformOptions: { enableImplicitConversion: false },
     validationError: { target: false, value: false },
     exceptionFactory: (errors) =>
-      new DomainError(code, `Invalid request: ${describeValidationErrors(errors).join('; ')}`),
+      failure(`Invalid request: ${describeValidationErrors(errors).join('; ')}`),
   });
 }

@@ -1,5 +1,6 @@
+import { AccountsError } from '../../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { DomainError, TransactionalEntityManager } from '@app/platform';
+import { TransactionalEntityManager } from '@app/platform';
 import { TfaStatus, User } from '../../domain/user';
 import { CredentialCache } from '../../application/ports/credential-cache.port';
 import {
@@ -135,7 +136,7 @@ export class TypeormUserRepository extends UserRepository {
 
   private translate(error: unknown, user: NewUser): unknown {
     if ((error as { driverError?: { code?: string } }).driverError?.code === UNIQUE_VIOLATION) {
-      return new DomainError(
+      return new AccountsError(
         'bad_request',
         `A user with email ${user.email} or that username already exists`,
       );

@@ -13,7 +13,6 @@ import {
   optionParams,
   toStoredEndpointGroup,
 } from './endpoint-group.mapper';
-import { sqlRows } from './sql-rows';
 
 const INSERT = `INSERT INTO endpoint_groups
   (id, user_id, endpoint_state, api_key_ciphertext, created_at, updated_at,
@@ -33,7 +32,7 @@ export class TypeormEndpointGroupRepository extends EndpointGroupRepository {
   }
 
   private query<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return sqlRows<T>(this.tx.manager, sql, params);
+    return this.tx.rows<T>(sql, params);
   }
 
   async nextId(): Promise<number> {

@@ -1,5 +1,5 @@
+import { TfaError } from '../../domain/errors';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { DomainError } from '@app/platform';
 
 export interface PhoneNumber {
   /** Canonical E.164: `+` and digits only. */
@@ -24,7 +24,7 @@ export function parsePhoneNumber(input: string, field = 'phone_number'): PhoneNu
     ? parsePhoneNumberFromString(compact)
     : undefined;
   if (!parsed || !parsed.isPossible())
-    throw new DomainError(
+    throw new TfaError(
       'bad_request',
       `${field} must be a phone number in international E.164 form, e.g. +14155552671.`,
     );

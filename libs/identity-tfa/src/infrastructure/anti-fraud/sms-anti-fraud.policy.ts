@@ -1,5 +1,6 @@
+import { TfaError } from '../../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { Clock, DomainError } from '@app/platform';
+import { Clock } from '@app/platform';
 import {
   SmsSendingPolicy,
   SmsSendPermit,
@@ -33,13 +34,13 @@ export class SmsAntiFraudPolicy extends SmsSendingPolicy {
 
   async assertMaySend(request: SmsSendRequest): Promise<SmsSendPermit> {
     if (request.smsFraudFlagged)
-      throw new DomainError(
+      throw new TfaError(
         'sms_fraud_detected',
         'SMS sending is disabled for this account; contact support.',
       );
     const phone = parsePhoneNumber(request.destination);
     if (isBlockedDestination(phone, this.settings))
-      throw new DomainError(
+      throw new TfaError(
         'sms_blocked_number',
         'SMS codes cannot be sent to this number; use another number or an authenticator app.',
       );
@@ -50,7 +51,7 @@ export class SmsAntiFraudPolicy extends SmsSendingPolicy {
       nowMs: this.clock.nowMs(),
     });
     if (verdict.verdict !== 'admitted')
-      throw new DomainError(verdict.verdict, REFUSALS[verdict.verdict]);
+      throw new TfaError(verdict.verdict, REFUSALS[verdict.verdict]);
     return { refund: () => this.counters.refund(verdict.record) };
   }
 }

@@ -7,7 +7,7 @@ describe('BullmqCodeDeliveryQueue', () => {
   it('adds one job per send with a deterministic id, no code, the configured retries, removed on completion', async () => {
     const added: unknown[][] = [];
     const registry = {
-      jobQueue: (name: string) => ({
+      jobQueue: ({ name }: { name: string }) => ({
         add: async (...args: unknown[]) => added.push([name, ...args]),
       }),
     } as unknown as QueueRegistry;

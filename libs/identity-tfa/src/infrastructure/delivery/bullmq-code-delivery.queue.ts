@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { QueueRegistry } from '@app/platform';
+import { defineQueue, QueueRegistry } from '@app/platform';
 import {
   CodeDeliveryJob,
   CodeDeliveryQueue,
@@ -9,13 +9,10 @@ import {
 import { DeliverySettings } from '../delivery-providers/delivery-settings';
 import { RedisDeliveryLedger } from '../delivery-providers/redis-delivery-ledger';
 
-export const CODE_DELIVERY_QUEUE = 'code-delivery';
-export const DELIVER_CODE_JOB = 'deliver-code';
-
-/** Job name -> payload: the only job of the queue. The payload never holds the code. */
-export interface CodeDeliveryJobs {
-  [DELIVER_CODE_JOB]: CodeDeliveryJob;
-}
+/** One job, its payload never the code itself: the worker reads that from the challenge. */
+export const CODE_DELIVERY_QUEUE = defineQueue<{ 'deliver-code': CodeDeliveryJob }>(
+  'code-delivery',
+);
 
 @Injectable()
 export class BullmqCodeDeliveryQueue extends CodeDeliveryQueue {
@@ -28,10 +25,9 @@ export class BullmqCodeDeliveryQueue extends CodeDeliveryQueue {
   }
 
   async enqueue(job: CodeDeliveryJob): Promise<FirstAttemptReport> {
-    const payload: CodeDeliveryJobs[typeof DELIVER_CODE_JOB] = job;
     // Before the job exists, so the worker cannot report to a requester that never listens.
     if (this.settings.firstAttemptWaitMs === 0) await this.ledger.markUnheard(deliveryKey(job));
-    await this.queues.jobQueue(CODE_DELIVERY_QUEUE).add(DELIVER_CODE_JOB, payload, {
+    await this.queues.jobQueue(CODE_DELIVERY_QUEUE).add('deliver-code', job, {
       // Deterministic: a retried enqueue of the same send never sends twice.
       jobId: deliveryKey(job),
       attempts: this.settings.maxAttempts,

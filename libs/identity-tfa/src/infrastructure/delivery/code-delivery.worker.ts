@@ -1,6 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { JobProcessor, QueueRegistry } from '@app/platform';
-import { CodeDeliveryJob } from '../../application/ports/code-delivery.queue.port';
 import { DeliverCodeUseCase } from '../../application/deliver-code.use-case';
 import { DeliverySettings } from '../delivery-providers/delivery-settings';
 import { CODE_DELIVERY_QUEUE } from './bullmq-code-delivery.queue';
@@ -18,7 +17,7 @@ export class CodeDeliveryWorker implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   onModuleInit(): void {
-    this.worker = this.queues.process<CodeDeliveryJob>(
+    this.worker = this.queues.process(
       CODE_DELIVERY_QUEUE,
       (job) =>
         this.deliverCode.execute(job.data, {

@@ -7,7 +7,6 @@ import {
   FailureChannel,
   FailureLedger,
 } from '../../domain/verification-failures';
-import { sqlRows } from './sql-rows';
 
 /** First key of the advisory lock that serialises one user's verifications. */
 const VERIFICATION_LOCK_SPACE = 0x7fa0_0001;
@@ -43,8 +42,7 @@ export class PostgresVerificationLedger extends VerificationLedger {
   }
 
   async load(userId: number): Promise<FailureLedger> {
-    const rows = await sqlRows<FailureRow>(
-      this.tx.manager,
+    const rows = await this.tx.rows<FailureRow>(
       `SELECT channel, failures, locked_until FROM tfa_verification_failures WHERE user_id = $1`,
       [userId],
     );
@@ -87,8 +85,7 @@ export class PostgresVerificationLedger extends VerificationLedger {
       `DELETE FROM tfa_spent_challenges WHERE user_id = $1 AND spent_at < $2`,
       [userId, new Date(now.getTime() - SPENT_MEMORY_MS)],
     );
-    const rows = await sqlRows(
-      this.tx.manager,
+    const rows = await this.tx.rows(
       `INSERT INTO tfa_spent_challenges (challenge_id, user_id, spent_at) VALUES ($1, $2, $3)
        ON CONFLICT (challenge_id) DO NOTHING RETURNING challenge_id`,
       [challengeId, userId, now],
@@ -97,11 +94,9 @@ export class PostgresVerificationLedger extends VerificationLedger {
   }
 
   async isChallengeSpent(challengeId: string): Promise<boolean> {
-    const rows = await sqlRows(
-      this.tx.manager,
-      `SELECT 1 FROM tfa_spent_challenges WHERE challenge_id = $1`,
-      [challengeId],
-    );
+    const rows = await this.tx.rows(`SELECT 1 FROM tfa_spent_challenges WHERE challenge_id = $1`, [
+      challengeId,
+    ]);
     return rows.length > 0;
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionalEntityManager } from '@app/platform';
 import { BackupCodeRepository } from '../../application/ports/backup-code.repository.port';
-import { sqlRows } from './sql-rows';
 
 @Injectable()
 export class TypeormBackupCodeRepository extends BackupCodeRepository {
@@ -32,8 +31,7 @@ export class TypeormBackupCodeRepository extends BackupCodeRepository {
 
   async consume(userId: number, digest: string, now: Date): Promise<boolean> {
     // The row lock of UPDATE ... WHERE used_at IS NULL lets exactly one caller win.
-    const rows = await sqlRows(
-      this.tx.manager,
+    const rows = await this.tx.rows(
       `UPDATE tfa_backup_codes SET used_at = $3
         WHERE id = (SELECT id FROM tfa_backup_codes
                      WHERE user_id = $1 AND code_digest = $2 AND used_at IS NULL AND deleted_at IS NULL
@@ -46,8 +44,7 @@ export class TypeormBackupCodeRepository extends BackupCodeRepository {
   }
 
   async wasUsed(userId: number, digest: string): Promise<boolean> {
-    const rows = await sqlRows(
-      this.tx.manager,
+    const rows = await this.tx.rows(
       `SELECT 1 FROM tfa_backup_codes
         WHERE user_id = $1 AND code_digest = $2 AND used_at IS NOT NULL LIMIT 1`,
       [userId, digest],

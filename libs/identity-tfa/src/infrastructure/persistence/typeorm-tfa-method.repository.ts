@@ -5,7 +5,6 @@ import {
   TfaMethodRepository,
 } from '../../application/ports/tfa-method.repository.port';
 import { TfaMethod } from '../../domain/tfa-method';
-import { sqlRows } from './sql-rows';
 import { TfaMethodRow, toTfaMethod } from './tfa-method.mapper';
 
 const COLUMNS = `id, user_id, method, label, phone_number, totp_secret_ciphertext, is_primary,
@@ -19,7 +18,7 @@ export class TypeormTfaMethodRepository extends TfaMethodRepository {
   }
 
   private query<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return sqlRows<T>(this.tx.manager, sql, params);
+    return this.tx.rows<T>(sql, params);
   }
 
   async listByUser(userId: number): Promise<TfaMethod[]> {

@@ -4,7 +4,6 @@ import {
   ListingAuditEntry,
   VolumeListingAuditLog,
 } from '../../application/ports/volume-listing-audit-log.port';
-import { sqlRows } from './sql-rows';
 import { AuditRow, toAuditEntry } from './volume-listing.mapper';
 
 /** Append-only: the application never updates or deletes audit rows. */
@@ -15,8 +14,7 @@ export class TypeormVolumeListingAuditLog extends VolumeListingAuditLog {
   }
 
   async record(entry: ListingAuditEntry): Promise<void> {
-    await sqlRows(
-      this.tx.manager,
+    await this.tx.rows(
       `INSERT INTO volume_listing_audit
          (listing_id, actor_user_id, action, previous_status, new_status, occurred_at)
        VALUES ($1, $2, $3, $4, $5, $6)`,
@@ -32,8 +30,7 @@ export class TypeormVolumeListingAuditLog extends VolumeListingAuditLog {
   }
 
   async entriesFor(listingId: number): Promise<ListingAuditEntry[]> {
-    const rows = await sqlRows<AuditRow>(
-      this.tx.manager,
+    const rows = await this.tx.rows<AuditRow>(
       `SELECT listing_id, actor_user_id, action, previous_status, new_status, occurred_at
          FROM volume_listing_audit WHERE listing_id = $1 ORDER BY id`,
       [listingId],

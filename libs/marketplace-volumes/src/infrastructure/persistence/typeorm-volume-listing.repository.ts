@@ -5,7 +5,6 @@ import {
   VolumeListingSeed,
 } from '../../application/ports/volume-listing.repository.port';
 import { MAX_LISTING_ID, VolumeListing } from '../../domain/volume-listing';
-import { sqlRows } from './sql-rows';
 import { toVolumeListing, VOLUME_LISTING_COLUMNS, VolumeListingRow } from './volume-listing.mapper';
 
 @Injectable()
@@ -17,8 +16,7 @@ export class TypeormVolumeListingRepository extends VolumeListingRepository {
   async findByIdForUpdate(id: number): Promise<VolumeListing | null> {
     // An id the column cannot hold names no listing; asking PostgreSQL would be an error.
     if (!Number.isSafeInteger(id) || id < 1 || id > MAX_LISTING_ID) return null;
-    const rows = await sqlRows<VolumeListingRow>(
-      this.tx.manager,
+    const rows = await this.tx.rows<VolumeListingRow>(
       `SELECT ${VOLUME_LISTING_COLUMNS} FROM volume_listings WHERE id = $1 FOR UPDATE`,
       [id],
     );
@@ -26,8 +24,7 @@ export class TypeormVolumeListingRepository extends VolumeListingRepository {
   }
 
   async markUnlisted(id: number, at: Date): Promise<void> {
-    await sqlRows(
-      this.tx.manager,
+    await this.tx.rows(
       `UPDATE volume_listings SET status = 'unlisted', unlisted_at = $2, updated_at = $2
         WHERE id = $1`,
       [id, at],
@@ -35,8 +32,7 @@ export class TypeormVolumeListingRepository extends VolumeListingRepository {
   }
 
   async upsert(seed: VolumeListingSeed): Promise<void> {
-    await sqlRows(
-      this.tx.manager,
+    await this.tx.rows(
       `INSERT INTO volume_listings
          (id, owner_id, machine_id, size_gb, price_per_gb_month, status, active_rentals, unlisted_at)
        VALUES ($1, $2, $3, $4, $5, $6::text, $7, CASE WHEN $6::text = 'unlisted' THEN now() END)

@@ -21,6 +21,19 @@ export class TransactionalEntityManager {
     return this.storage.getStore()?.manager ?? this.dataSource.manager;
   }
 
+  /**
+   * The rows of one SQL statement, run in the current unit of work: the one way the
+   * adapters read and write (docs/architecture.md, "Persistence"). TypeORM's postgres
+   * driver answers UPDATE and DELETE with [rows, affectedCount] and everything else with
+   * rows alone; this always answers the rows (of RETURNING, for a write).
+   */
+  async rows<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    const result = (await this.manager.query(sql, [...params])) as unknown;
+    if (/^\s*(UPDATE|DELETE)/i.test(sql) && Array.isArray(result) && Array.isArray(result[0]))
+      return result[0] as Row[];
+    return result as Row[];
+  }
+
   get inTransaction(): boolean {
     return this.storage.getStore() !== undefined;
   }

@@ -27,9 +27,34 @@ export interface QueuedJob<T = unknown> {
 
 export type JobCounts = Record<'waiting' | 'active' | 'delayed' | 'failed', number>;
 
-export interface JobQueue {
+/** Job name -> payload, for every job a queue carries. */
+export type JobPayloads = Record<string, unknown>;
+
+/**
+ * A queue as its producers and processors name it, with the payload of each of its jobs:
+ * `defineQueue<{ 'deliver-code': CodeDeliveryJob }>('code-delivery')`. Adding a job of
+ * another name or with another payload fails to compile.
+ */
+export interface QueueDefinition<Jobs extends JobPayloads> {
   readonly name: string;
-  add(jobName: string, data: unknown, options?: JobOptions): Promise<void>;
+  /** Carries the payload types; never set. */
+  readonly jobs?: Jobs;
+}
+
+export function defineQueue<Jobs extends JobPayloads>(name: string): QueueDefinition<Jobs> {
+  return { name };
+}
+
+/** The payload of any job of a queue: what its processor receives. */
+export type PayloadOf<Jobs extends JobPayloads> = Jobs[keyof Jobs & string];
+
+export interface JobQueue<Jobs extends JobPayloads = JobPayloads> {
+  readonly name: string;
+  add<Name extends keyof Jobs & string>(
+    jobName: Name,
+    data: Jobs[Name],
+    options?: JobOptions,
+  ): Promise<void>;
   /** Depth by state, for readiness and the queue_jobs gauge. */
   counts(): Promise<JobCounts>;
 }

@@ -7,8 +7,11 @@ import {
   JobHandler,
   JobOptions,
   JobProcessor,
+  JobPayloads,
   JobQueue,
+  PayloadOf,
   ProcessOptions,
+  QueueDefinition,
   QueuedJob,
 } from './job-queue';
 
@@ -59,7 +62,11 @@ export class QueueRegistry {
     private readonly workerCloseMs = 10_000,
   ) {}
 
-  jobQueue(name: string): JobQueue {
+  jobQueue<Jobs extends JobPayloads>(queue: QueueDefinition<Jobs>): JobQueue<Jobs> {
+    return this.queueNamed(queue.name);
+  }
+
+  private queueNamed(name: string): JobQueue {
     if (!this.inProcess) return this.bullmqQueue(name);
     let queue = this.local.get(name);
     if (!queue) {
@@ -69,9 +76,15 @@ export class QueueRegistry {
     return queue;
   }
 
-  process<T>(name: string, handler: JobHandler<T>, options: ProcessOptions<T>): JobProcessor {
+  process<Jobs extends JobPayloads, T extends PayloadOf<Jobs> = PayloadOf<Jobs>>(
+    queue: QueueDefinition<Jobs>,
+    handler: JobHandler<T>,
+    options: ProcessOptions<T>,
+  ): JobProcessor {
+    const { name } = queue;
     // A BullMQ worker needs no Queue object: one is opened only where jobs are added.
-    if (this.inProcess) return (this.jobQueue(name) as InProcessJobQueue).process(handler, options);
+    if (this.inProcess)
+      return (this.queueNamed(name) as InProcessJobQueue).process(handler, options);
     const worker = new Worker<T>(name, (job) => handler(job as QueuedJob<T>), {
       connection: this.connections.queueConnection(`worker:${name}`),
       prefix: this.connections.queuePrefix,

@@ -1,7 +1,7 @@
-import { ErrorTable } from '@app/platform';
+import { defineErrors, DomainError, PlatformErrorCode } from '@app/platform';
 
 /** Every 2FA error code of the spec with its HTTP status (bad_request, not_found, auth_error: platform). */
-export const TFA_ERRORS: ErrorTable = {
+export const TFA_ERRORS = defineErrors({
   team_user_forbidden: { status: 403 },
   invalid_tfa_method: { status: 400 },
   // A missing code or backup_code; the 401 missing_auth_value is the auth guard's.
@@ -31,4 +31,9 @@ export const TFA_ERRORS: ErrorTable = {
   sms_blocked_number: { status: 400 },
   sms_fraud_detected: { status: 403 },
   twilio_rate_limited: { status: 429 },
-};
+});
+
+export type TfaErrorCode = keyof typeof TFA_ERRORS | PlatformErrorCode;
+
+/** The identity-tfa context's one error class: `throw new TfaError(code, message, details?)`. */
+export class TfaError extends DomainError<TfaErrorCode> {}
