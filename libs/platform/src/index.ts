@@ -39,4 +39,4 @@ export * from './infrastructure/close-on-signals';
 export * from './infrastructure/embedded/embedded-runtime';
 export * from './config/startup-error';
 export * from './infrastructure/startup-checks';
-export * from './infrastructure/framework-logger';
+export * from './infrastructure/observability/framework-logger';

@@ -1,6 +1,6 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { PrometheusMetrics } from '../infrastructure/metrics/prometheus-metrics';
+import { PrometheusMetrics } from '../infrastructure/observability/prometheus-metrics';
 import { Public } from './route-policy.decorators';
 
 /** Prometheus scrape endpoint (text exposition format). Keep it off the public ingress. */

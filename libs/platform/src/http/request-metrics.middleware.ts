@@ -1,6 +1,6 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { PrometheusMetrics } from '../infrastructure/metrics/prometheus-metrics';
+import { PrometheusMetrics } from '../infrastructure/observability/prometheus-metrics';
 
 /**
  * Times every request, including those refused by a guard, labelled by the matched route
