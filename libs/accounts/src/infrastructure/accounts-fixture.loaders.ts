@@ -1,6 +1,6 @@
 import { AccountsError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { FixtureLoader } from '@app/platform';
+import { FixtureLoader, FixtureSummary } from '@app/platform';
 import { CreateApiKeyUseCase } from '../application/create-api-key.use-case';
 import { CreateUserUseCase } from '../application/create-user.use-case';
 import { TeamRepository } from '../application/ports/credential.repository.port';
@@ -38,7 +38,7 @@ export class UsersFixtureLoader extends FixtureLoader {
     super();
   }
 
-  async load(rows: unknown[]): Promise<Record<string, unknown>> {
+  async load(rows: unknown[]): Promise<FixtureSummary> {
     const ids: number[] = [];
     for (const raw of rows as Row[]) {
       const id = requireId(raw, 'users');
@@ -76,7 +76,7 @@ export class TeamsFixtureLoader extends FixtureLoader {
     super();
   }
 
-  async load(rows: unknown[]): Promise<Record<string, unknown>> {
+  async load(rows: unknown[]): Promise<FixtureSummary> {
     const ids: number[] = [];
     for (const raw of rows as Row[]) {
       const id = requireId(raw, 'teams');

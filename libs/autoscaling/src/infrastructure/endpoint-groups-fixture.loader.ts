@@ -1,6 +1,6 @@
 import { AutoscalingError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { Clock, DomainError, FixtureLoader } from '@app/platform';
+import { Clock, DomainError, FixtureLoader, FixtureSummary } from '@app/platform';
 import { EndpointGroupKeys } from '../application/endpoint-group-key';
 import { EndpointGroupRepository } from '../application/ports/endpoint-group.repository.port';
 import {
@@ -56,7 +56,7 @@ export class EndpointGroupsFixtureLoader extends FixtureLoader {
     super();
   }
 
-  async load(rows: unknown[]): Promise<Record<string, unknown>> {
+  async load(rows: unknown[]): Promise<FixtureSummary> {
     const ids: number[] = [];
     for (const raw of rows) {
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw))

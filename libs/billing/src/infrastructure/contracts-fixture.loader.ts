@@ -1,6 +1,6 @@
 import { BillingError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { DomainError, FixtureLoader } from '@app/platform';
+import { DomainError, FixtureLoader, FixtureSummary } from '@app/platform';
 import { ContractRepository } from '../application/ports/contract.repository.port';
 import { CHARGE_TYPES, ChargeType, DAY_SECONDS } from '../domain/charge-report';
 import { Contract, DailyCharge } from '../domain/contract';
@@ -91,7 +91,7 @@ export class ContractsFixtureLoader extends FixtureLoader {
     super();
   }
 
-  async load(rows: unknown[]): Promise<Record<string, unknown>> {
+  async load(rows: unknown[]): Promise<FixtureSummary> {
     const ids: number[] = [];
     let charges = 0;
     for (const raw of rows) {

@@ -1,4 +1,4 @@
-import { DomainError } from '@app/platform';
+import { DomainError, ErrorDetails } from '@app/platform';
 import { TfaError, TfaErrorCode } from '../domain/errors';
 import { lockEndSeconds } from '../domain/tfa-method';
 
@@ -6,7 +6,7 @@ import { lockEndSeconds } from '../domain/tfa-method';
  * The spec's 2FA error codes. Statuses live in domain/errors.ts; these helpers keep
  * the messages and extra body fields consistent wherever a code is raised.
  */
-export const tfaError = (code: TfaErrorCode, msg: string, details?: Record<string, unknown>) =>
+export const tfaError = (code: TfaErrorCode, msg: string, details?: ErrorDetails) =>
   new TfaError(code, msg, details);
 
 export function lockedError(failCount: number, lockedUntilMs: number): DomainError {

@@ -1,6 +1,6 @@
 import { VolumesError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { DomainError, FixtureLoader } from '@app/platform';
+import { DomainError, FixtureLoader, FixtureSummary } from '@app/platform';
 import { VolumeListingRepository } from '../application/ports/volume-listing.repository.port';
 import { LISTING_STATUSES, ListingStatus, MAX_LISTING_ID } from '../domain/volume-listing';
 
@@ -70,7 +70,7 @@ export class VolumeListingsFixtureLoader extends FixtureLoader {
     super();
   }
 
-  async load(rows: unknown[]): Promise<Record<string, unknown>> {
+  async load(rows: unknown[]): Promise<FixtureSummary> {
     const ids: number[] = [];
     for (const raw of rows) {
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw))

@@ -15,7 +15,7 @@ class RecordingLoader extends FixtureLoader {
 
   async load(rows: unknown[]) {
     this.log.push(this.section);
-    return { count: rows.length };
+    return { count: rows.length, ids: [] };
   }
 }
 
@@ -27,7 +27,7 @@ describe('FixtureRegistry', () => {
     registry.register(new RecordingLoader('users', 10, log));
     const summary = await registry.load({ contracts: [{}, {}], users: [{}] });
     expect(log).toEqual(['users', 'contracts']);
-    expect(summary).toEqual({ users: { count: 1 }, contracts: { count: 2 } });
+    expect(summary).toEqual({ users: { count: 1, ids: [] }, contracts: { count: 2, ids: [] } });
   });
 
   it('rejects unknown sections and non-array sections before loading anything', async () => {

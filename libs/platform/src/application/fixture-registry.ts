@@ -1,5 +1,5 @@
 import { PlatformError } from '../domain/domain-error';
-import { FixtureLoader } from './ports/fixture-loader.port';
+import { FixtureLoader, FixtureSummary } from './ports/fixture-loader.port';
 import { UnitOfWork } from './ports/unit-of-work.port';
 
 /** Collects the fixture loaders contributed by each context and runs them in order. */
@@ -16,7 +16,7 @@ export class FixtureRegistry {
     return [...this.loaders.keys()];
   }
 
-  async load(document: unknown): Promise<Record<string, unknown>> {
+  async load(document: unknown): Promise<Record<string, FixtureSummary>> {
     if (typeof document !== 'object' || document === null || Array.isArray(document)) {
       throw new PlatformError('bad_request', 'The fixtures file must hold a JSON object');
     }
@@ -30,7 +30,7 @@ export class FixtureRegistry {
     }
     const ordered = [...this.loaders.values()].sort((a, b) => a.order - b.order);
     return this.unitOfWork.run(async () => {
-      const summary: Record<string, unknown> = {};
+      const summary: Record<string, FixtureSummary> = {};
       for (const loader of ordered) {
         const rows = sections[loader.section];
         if (rows === undefined) continue;

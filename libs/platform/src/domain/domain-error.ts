@@ -8,6 +8,9 @@ export interface ErrorDefinition {
   readonly wireCode?: string | null;
 }
 
+/** Extra body fields some codes carry on the wire (fail_count, locked_until, ...). */
+export type ErrorDetails = Readonly<Record<string, string | number | boolean | null>>;
+
 /** A context's codes and how each is answered. */
 export type ErrorTable<Code extends string = string> = { readonly [C in Code]: ErrorDefinition };
 
@@ -33,7 +36,7 @@ export abstract class DomainError<Code extends string = string> extends Error {
   constructor(
     readonly code: Code,
     message: string,
-    readonly details: Readonly<Record<string, unknown>> = {},
+    readonly details: ErrorDetails = {},
   ) {
     super(message);
     this.name = new.target.name;
