@@ -179,6 +179,39 @@ describe('2FA setup', () => {
       expect(missing.body.error).toBe('missing_params');
     });
 
+    it('a field sent as null is a field left out: the same answer as without it', async () => {
+      const user = await createTestUser(api, { phone: '+15555550142' });
+      const answer = async (method: 'post' | 'put', path: string, body: object) => {
+        const response = await api.http()[method](path).set(user.auth).send(body);
+        return { status: response.status, error: response.body.error, msg: response.body.msg };
+      };
+      for (const [method, path, body] of [
+        ['put', '/api/v0/tfa/authorize-new-method/', { backup_code: null }],
+        ['put', '/api/v0/tfa/authorize-new-method/', { code: '123456', backup_code: null }],
+        ['put', '/api/v0/tfa/update/', { tfa_method: 'sms', label: 'x', is_primary: null }],
+        ['delete', '/api/v0/tfa/', { backup_code: null, target_id: null }],
+      ] as const) {
+        const {
+          backup_code: _b,
+          target_id: _t,
+          is_primary: _p,
+          ...without
+        } = body as Record<string, unknown>;
+        const verb = method === 'delete' ? 'delete' : method;
+        const withNull = await api.http()[verb](path).set(user.auth).send(body);
+        const leftOut = await api.http()[verb](path).set(user.auth).send(without);
+        expect({ path, status: withNull.status, body: withNull.body }).toEqual({
+          path,
+          status: leftOut.status,
+          body: leftOut.body,
+        });
+        expect(withNull.status).toBeLessThan(500);
+      }
+      // A phone number of null is no phone number: the user's own is used.
+      const sms = await answer('post', '/api/v0/tfa/sms/', { phone_number: null });
+      expect(sms.status).toBe(200);
+    });
+
     it('PUT with a login secret is not a pending authorization', async () => {
       const user = await createTestUser(api);
       const sent = await api.http().post('/api/v0/tfa/email/').set(user.auth).send({});

@@ -14,6 +14,17 @@ import {
 import { VERIFICATION_CHANNELS } from '../../domain/tfa-method';
 
 const CODE_PATTERN = /^\d{6}$/;
+
+/**
+ * An optional field: absent, or JSON null, which means the same (docs/identity-tfa.md,
+ * "Missing and malformed values"). class-validator's IsOptional already skips null; the
+ * transform makes the use cases see it as absent too, instead of a null they never expect.
+ */
+export const Optional = (transform: (value: unknown) => unknown = (value) => value) =>
+  applyDecorators(
+    IsOptional(),
+    Transform(({ value }: { value: unknown }) => (value === null ? undefined : transform(value))),
+  );
 /** The backup-code alphabet (no 0, 1, I, O), 12 symbols, dashes and spaces anywhere. */
 const BACKUP_CODE_PATTERN = /^[\s-]*(?:[A-HJ-NP-Za-hj-np-z2-9][\s-]*){12}$/;
 
@@ -27,8 +38,7 @@ export const MethodIdField = (name: string, description: string) =>
       oneOf: [{ type: 'integer' }, { type: 'string', pattern: '^\\d+$' }],
       description,
     }),
-    IsOptional(),
-    Transform(({ value }: { value: unknown }) =>
+    Optional((value) =>
       typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value,
     ),
     IsInt({ message: `${name} must be an integer or a string of digits` }),
@@ -38,7 +48,7 @@ export const MethodIdField = (name: string, description: string) =>
 export const TfaMethodField = (description = 'sms, totp or email') =>
   applyDecorators(
     ApiPropertyOptional({ enum: VERIFICATION_CHANNELS, description }),
-    IsOptional(),
+    Optional(),
     IsIn(VERIFICATION_CHANNELS as unknown as string[]),
   );
 
@@ -59,7 +69,7 @@ export const CodeField = (required = false) =>
           pattern: CODE_PATTERN.source,
           description: 'the 6-digit code',
         }),
-    IsOptional(),
+    Optional(),
     IsString(),
     Matches(CODE_PATTERN, { message: 'code must be exactly 6 digits' }),
   );
@@ -67,7 +77,7 @@ export const CodeField = (required = false) =>
 export const SecretField = (description: string) =>
   applyDecorators(
     ApiPropertyOptional({ description }),
-    IsOptional(),
+    Optional(),
     IsString(),
     MinLength(1),
     MaxLength(256),
@@ -80,7 +90,7 @@ export const BackupCodeField = () =>
       pattern: BACKUP_CODE_PATTERN.source,
       description: 'single-use backup code (case-insensitive; dashes and spaces optional)',
     }),
-    IsOptional(),
+    Optional(),
     IsString(),
     MaxLength(64),
     Matches(BACKUP_CODE_PATTERN, { message: 'backup_code must look like XXXX-XXXX-XXXX' }),
@@ -89,7 +99,7 @@ export const BackupCodeField = () =>
 export const PhoneField = () =>
   applyDecorators(
     ApiPropertyOptional({ example: '+15551234567', description: 'E.164' }),
-    IsOptional(),
+    Optional(),
     IsString(),
     Matches(/^\+[1-9]\d{6,14}$/, {
       message: 'phone_number must be in E.164 format, e.g. +15551234567',
@@ -97,4 +107,4 @@ export const PhoneField = () =>
   );
 
 export const LabelField = () =>
-  applyDecorators(ApiPropertyOptional({ maxLength: 30 }), IsOptional(), IsString(), MaxLength(30));
+  applyDecorators(ApiPropertyOptional({ maxLength: 30 }), Optional(), IsString(), MaxLength(30));

@@ -1,11 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { VerificationChannel, VERIFICATION_CHANNELS } from '../../domain/tfa-method';
 import {
   BackupCodeField,
   CodeField,
   LabelField,
   MethodIdField,
+  Optional,
   PhoneField,
   SecretField,
   TfaMethodField,
@@ -34,7 +35,7 @@ export class TfaLoginRequestDto extends FactorRequestDto {
     default: false,
     description: 'request an admin session (admin users only)',
   })
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   admin?: boolean;
 }
@@ -115,7 +116,7 @@ export class UpdateMethodRequestDto {
   label?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   is_primary?: boolean;
 }
