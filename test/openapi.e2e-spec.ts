@@ -1,4 +1,6 @@
-import { startApi, TestApi } from '@test/support/api';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, startApi, TestApi } from '@test/support/api';
 import {
   lintOpenApiDocument,
   OpenApiDocument,
@@ -23,6 +25,17 @@ describe('OpenAPI document', () => {
     expect(result.valid).toBe(true);
     expect(document.openapi).toMatch(/^3\./);
     expect(document.info.version).toBe('1.0.0');
+  });
+
+  /**
+   * The committed document is the interface: a change to a route, a body or an error shows
+   * up in review as a change to docs/openapi.json. `npm run openapi:write` rewrites it.
+   */
+  it('is the committed docs/openapi.json, byte for byte', () => {
+    const committedPath = join(ROOT, 'docs', 'openapi.json');
+    const live = `${JSON.stringify(document, null, 2)}\n`;
+    if (process.env.OPENAPI_WRITE === '1') writeFileSync(committedPath, live);
+    expect(live).toBe(readFileSync(committedPath, 'utf8'));
   });
 
   it('documents every API route the server serves', () => {
