@@ -1,10 +1,4 @@
-import createClient, {
-  ClientOptions,
-  defaultPathSerializer,
-  FetchResponse,
-  MaybeOptionalInit,
-  PathSerializer,
-} from 'openapi-fetch';
+import createClient, { ClientOptions, FetchResponse, MaybeOptionalInit } from 'openapi-fetch';
 import type { components, operations, paths } from './openapi.generated';
 
 /**
@@ -48,7 +42,7 @@ export type WireInit<Method extends ApiMethod, Wire extends string> = MaybeOptio
 >;
 
 /** The second argument is optional when nothing in it is required (as in openapi-fetch). */
-type InitParam<Init> = keyof {
+export type InitParam<Init> = keyof {
   [K in keyof Init as undefined extends Init[K] ? never : K]: Init[K];
 } extends never
   ? [init?: Init]
@@ -81,27 +75,15 @@ export interface ApiClient {
 
 export type ApiClientOptions = ClientOptions;
 
-/** `/api/v0/tfa/` -> the document's `/api/v0/tfa` and a serializer that keeps the slash. */
-export function splitWirePath(path: string): { route: string; pathSerializer: PathSerializer } {
-  if (!path.endsWith('/')) return { route: path, pathSerializer: defaultPathSerializer };
-  return {
-    route: path.slice(0, -1),
-    pathSerializer: (route, params) => `${defaultPathSerializer(route, params)}/`,
-  };
-}
-
-/** A client of the api at `options.baseUrl` (openapi-fetch's options: fetch, serializers, ...). */
+/**
+ * A client of the api at `options.baseUrl` (openapi-fetch's options: fetch, serializers,
+ * ...). openapi-fetch only joins the base, the path (its `{id}` filled in) and the query, so
+ * it is given the wire path itself: the types above have already matched it to the document.
+ */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const client = createClient<paths>(options);
-  const call =
-    (method: 'GET' | 'POST' | 'PUT' | 'DELETE') =>
-    (path: string, init: Record<string, unknown> = {}) => {
-      const { route, pathSerializer } = splitWirePath(path);
-      return (client.request as (...args: unknown[]) => Promise<unknown>)(method, route, {
-        ...init,
-        pathSerializer,
-      });
-    };
+  const request = client.request as (method: string, path: string, init?: object) => unknown;
+  const call = (method: string) => (path: string, init?: object) => request(method, path, init);
   return {
     GET: call('GET'),
     POST: call('POST'),

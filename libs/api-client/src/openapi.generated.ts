@@ -651,7 +651,7 @@ export interface components {
              * @description request an admin session (admin users only)
              * @default false
              */
-            admin: boolean;
+            admin?: boolean;
         };
         TfaLoginResponseDto: {
             id: number;
@@ -919,32 +919,32 @@ export interface components {
              * @description minimum floor load, performance units per second
              * @default 0
              */
-            min_load: number | null;
+            min_load?: number | null;
             /**
              * @description minimum floor load also allowing handling by cold workers
              * @default 0
              */
-            min_cold_load: number | null;
+            min_cold_load?: number | null;
             /**
              * @description target capacity utilization, a fraction, greater than 0 and at most 1.0
              * @default 0.9
              */
-            target_util: number | null;
+            target_util?: number | null;
             /**
              * @description cold capacity target as a multiple of the hot capacity target
              * @default 2.5
              */
-            cold_mult: number | null;
+            cold_mult?: number | null;
             /**
              * @description workers kept cold when there is no load; at most max_workers
              * @default 5
              */
-            cold_workers: number | null;
+            cold_workers?: number | null;
             /**
              * @description maximum workers of the group
              * @default 20
              */
-            max_workers: number | null;
+            max_workers?: number | null;
             /**
              * @description deployment endpoint name, 1-255 characters of letters, digits, ., _, -, / or :; several groups may share one
              * @example meta/llama-3.1-8b:instruct
@@ -954,17 +954,17 @@ export interface components {
              * @description maximum seconds a request may be queued on each worker
              * @default 30
              */
-            max_queue_time: number | null;
+            max_queue_time?: number | null;
             /**
              * @description target seconds for the queue to be cleared; at most max_queue_time
              * @default 10
              */
-            target_queue_time: number | null;
+            target_queue_time?: number | null;
             /**
              * @description seconds without traffic before scaling to zero active workers
              * @default 600
              */
-            inactivity_timeout: number | null;
+            inactivity_timeout?: number | null;
             /**
              * @description autoscaler instance; the public client sends "prod"
              * @example prod
@@ -1030,32 +1030,32 @@ export interface components {
              * @description minimum floor load, performance units per second
              * @default 0
              */
-            min_load: number | null;
+            min_load?: number | null;
             /**
              * @description minimum floor load also allowing handling by cold workers
              * @default 0
              */
-            min_cold_load: number | null;
+            min_cold_load?: number | null;
             /**
              * @description target capacity utilization, a fraction, greater than 0 and at most 1.0
              * @default 0.9
              */
-            target_util: number | null;
+            target_util?: number | null;
             /**
              * @description cold capacity target as a multiple of the hot capacity target
              * @default 2.5
              */
-            cold_mult: number | null;
+            cold_mult?: number | null;
             /**
              * @description workers kept cold when there is no load; at most max_workers
              * @default 5
              */
-            cold_workers: number | null;
+            cold_workers?: number | null;
             /**
              * @description maximum workers of the group
              * @default 20
              */
-            max_workers: number | null;
+            max_workers?: number | null;
             /**
              * @description deployment endpoint name, 1-255 characters of letters, digits, ., _, -, / or :; several groups may share one
              * @example meta/llama-3.1-8b:instruct
@@ -1065,17 +1065,17 @@ export interface components {
              * @description maximum seconds a request may be queued on each worker
              * @default 30
              */
-            max_queue_time: number | null;
+            max_queue_time?: number | null;
             /**
              * @description target seconds for the queue to be cleared; at most max_queue_time
              * @default 10
              */
-            target_queue_time: number | null;
+            target_queue_time?: number | null;
             /**
              * @description seconds without traffic before scaling to zero active workers
              * @default 600
              */
-            inactivity_timeout: number | null;
+            inactivity_timeout?: number | null;
             /**
              * @description autoscaler instance; the public client sends "prod"
              * @example prod
