@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import request from 'supertest';
 import Redis from 'ioredis';
+import { createApiClient } from '@app/api-client';
 import { createTestUser, spawnApi, SpawnedProcess, startApi, TestApi } from '@test/support/api';
 import { TEST_DATABASE_URL } from '@test/support/test-env';
 import { enableTotp, readCode, testPhone, totpCode, forgetTotpUse } from '@test/support/tfa';
@@ -26,8 +27,13 @@ describe('no secret in plaintext at rest or in logs', () => {
   beforeAll(async () => {
     spawned = await spawnApi({ LOG_LEVEL: 'debug' });
     local = await startApi({ RUN_WORKER: 'false' });
-    // Requests go to the spawned process (whose logs we read); helpers read state locally.
-    api = { ...local, http: () => request(spawned.url) };
+    // Requests go to the spawned process (whose logs we read), the set-up helpers' typed
+    // ones too; helpers read state locally.
+    api = {
+      ...local,
+      http: () => request(spawned.url),
+      client: createApiClient({ baseUrl: spawned.url }),
+    };
   });
 
   afterAll(async () => {
