@@ -4,7 +4,8 @@
  *   domain/ (never http/, infrastructure/ or operator/);
  * - domain/ and application/ stay free of persistence, cache and queue frameworks;
  * - a context reaches another context only through its public index.ts;
- * - the command-line client talks HTTP only and never imports a context.
+ * - the command-line client talks HTTP only and never imports a context (the generated
+ *   api client, libs/api-client, is its one library).
  */
 const CONTEXTS = 'platform|accounts|billing|identity-tfa|marketplace-volumes|autoscaling';
 
@@ -56,10 +57,12 @@ module.exports = {
     },
     {
       name: 'cli-speaks-http-only',
-      comment: 'The command-line client never imports a context library.',
+      comment:
+        'The command-line client never imports a context library; it speaks HTTP through the ' +
+        'typed client generated from the OpenAPI document (libs/api-client), which imports none.',
       severity: 'error',
       from: { path: '^apps/cli/' },
-      to: { path: '^libs/' },
+      to: { path: '^libs/', pathNot: '^libs/api-client/src/' },
     },
     {
       name: 'no-circular',

@@ -21,6 +21,7 @@ const swc = [
 const moduleNameMapper = {
   '^@app/(platform|accounts|billing|identity-tfa|marketplace-volumes|autoscaling)$': '<rootDir>/libs/$1/src',
   '^@app/(platform|accounts|billing|identity-tfa|marketplace-volumes|autoscaling)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  '^@app/api-client$': '<rootDir>/libs/api-client/src',
   '^@test/support$': '<rootDir>/test/support',
   '^@test/support/(.*)$': '<rootDir>/test/support/$1',
 };

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { TransactionalEntityManager } from '@app/platform';
 import { createTestUser, startApi, TestApi, TestUser } from '@test/support/api';
 import { expectNoStackTrace, rawDocument, runCli, tempConfigHome } from '@test/support/cli';
+import { passwordLogin } from '@test/support/tfa-requests';
 
 /** gpumkt against the real api: user commands, key resolution, errors, exit codes, sessions. */
 describe('gpumkt: user, keys, errors and sessions', () => {
@@ -269,10 +270,7 @@ describe('gpumkt: user, keys, errors and sessions', () => {
 async function passwordSession(api: TestApi): Promise<{ key: string; userId: number }> {
   const password = `pw-${randomUUID()}`;
   const sessionUser = await createTestUser(api, { password });
-  const response = await api
-    .http()
-    .post('/api/v0/users/login/')
-    .send({ email: sessionUser.email, password });
+  const response = await passwordLogin(api, { email: sessionUser.email, password });
   if (typeof response.body.session_key !== 'string') {
     throw new Error(`login: ${JSON.stringify(response.body)}`);
   }

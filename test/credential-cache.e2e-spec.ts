@@ -9,6 +9,7 @@ import {
   TestApi,
 } from '@test/support/api';
 import { OwnRedis } from '@test/support/own-redis';
+import { passwordLogin } from '@test/support/tfa-requests';
 
 /**
  * The credential cache (docs/decisions.md "Credential cache") against two api processes
@@ -102,10 +103,7 @@ describe('credential cache across replicas', () => {
     const password = 'correct horse battery staple';
     const user = await createTestUser(api, { password });
     users.push(user.id);
-    const login = await api
-      .http()
-      .post('/api/v0/users/login/')
-      .send({ email: user.email, password });
+    const login = await passwordLogin(api, { email: user.email, password });
     expect(login.status).toBe(200);
     const session = login.body.session_key as string;
     for (const url of [api.url, replica.url, api.url, replica.url]) {

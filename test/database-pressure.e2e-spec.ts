@@ -4,6 +4,7 @@ import { createTestUser, spawnApi, startApi, TestApi, TestUser } from '@test/sup
 import { TEST_DATABASE_URL } from '@test/support/test-env';
 import { OwnRedis } from '@test/support/own-redis';
 import { enableTotp } from '@test/support/tfa';
+import { updateMethod } from '@test/support/tfa-requests';
 
 /**
  * Database pressure is never a 500: a pool wait past DATABASE_POOL_WAIT_MS and a lock wait
@@ -181,11 +182,7 @@ describe('database pressure', () => {
       totp.methodId,
     ]);
     const rename = (label: string) =>
-      api
-        .http()
-        .put('/api/v0/tfa/update/')
-        .set(user.auth)
-        .send({ tfa_method_id: totp.methodId, label });
+      updateMethod(api, user.auth, { tfa_method_id: totp.methodId, label });
     let first: Promise<{ status: number }>;
     try {
       first = rename('held').then((response) => response);

@@ -12,6 +12,7 @@ import {
 import { LOST_REPLY, mailCode, SmtpSink, startSmtpSink } from '@test/support/smtp-sink';
 import { OwnRedis } from '@test/support/own-redis';
 import { TEST_DATABASE_URL } from '@test/support/test-env';
+import { startAuthorization } from '@test/support/tfa-requests';
 
 /**
  * Exactly once with the development outbox too. The outbox table is locked, so a worker's
@@ -74,11 +75,7 @@ describe('outbox delivery: a worker killed while its inserts wait on a lock', ()
 
   /** Starts an email authorization: one outbox delivery for the user's address. */
   async function requestCode(user: TestUser): Promise<string> {
-    const response = await api
-      .http()
-      .post('/api/v0/tfa/authorize-new-method/')
-      .set(user.auth)
-      .send({ tfa_method: 'email' });
+    const response = await startAuthorization(api, user.auth, { tfa_method: 'email' });
     expect(response.status).toBe(200);
     return deliveryJobId(api, response.body.secret);
   }
@@ -152,11 +149,7 @@ describe('SMTP: a send whose answer was lost', () => {
     const toUser = (mail: { to: string[] }) => mail.to.includes(user.email.toLowerCase());
     // The server keeps the first message but the connection drops before its 250.
     sink.program(LOST_REPLY);
-    const response = await api
-      .http()
-      .post('/api/v0/tfa/authorize-new-method/')
-      .set(user.auth)
-      .send({ tfa_method: 'email' });
+    const response = await startAuthorization(api, user.auth, { tfa_method: 'email' });
     expect(response.status).toBe(200);
     const jobId = deliveryJobId(api, response.body.secret);
     expect(await deliverySettled(api, jobId)).toBe('completed');

@@ -3,6 +3,7 @@ import { forgetRecentSend, twilioEnv } from '@test/support/delivery';
 import { FakeTwilio, startFakeTwilio } from '@test/support/fake-twilio';
 import { OwnRedis } from '@test/support/own-redis';
 import { forgetRecentSms, sql, testPhone } from '@test/support/tfa';
+import { resendSms, sendSms } from '@test/support/tfa-requests';
 
 /** SMS anti-fraud limits over HTTP: each limit is hit, before anything reaches the provider. */
 describe('SMS anti-fraud limits', () => {
@@ -26,14 +27,13 @@ describe('SMS anti-fraud limits', () => {
     await Promise.all([fake.close(), redis.stop()]);
   });
 
-  const sendSms = (user: TestUser, phone: string) =>
-    api.http().post('/api/v0/tfa/sms/').set(user.auth).send({ phone_number: phone });
+  const smsTo = (user: TestUser, phone: string) => sendSms(api, user.auth, { phone_number: phone });
 
   /** A fresh Bearer send for the same user: lifts the 2FA context's own per-user spacing. */
   async function sendAgain(user: TestUser, phone: string) {
     await forgetRecentSms(api, user.id);
     await forgetRecentSend(api, phone);
-    return sendSms(user, phone);
+    return smsTo(user, phone);
   }
 
   const sentTo = (phone: string) => fake.requests.filter((form) => form.To === phone).length;
@@ -63,19 +63,15 @@ describe('SMS anti-fraud limits', () => {
     const phone = testPhone();
     const first = await createTestUser(api);
     const second = await createTestUser(api);
-    const sent = await sendSms(first, phone);
+    const sent = await smsTo(first, phone);
     expect(sent.status).toBe(200);
-    const refused = await sendSms(second, phone);
+    const refused = await smsTo(second, phone);
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe('tfa_challenge_exists');
-    const resent = await api
-      .http()
-      .post('/api/v0/tfa/sms/resend/')
-      .set(first.auth)
-      .send({ secret: sent.body.secret });
+    const resent = await resendSms(api, first.auth, { secret: sent.body.secret });
     expect(resent.status).toBe(200);
     await forgetRecentSend(api, phone);
-    expect((await sendSms(second, phone)).status).toBe(200);
+    expect((await smsTo(second, phone)).status).toBe(200);
   });
 
   it('one number for more than 3 accounts in 24 hours is 429 preauth_phone_cap', async () => {
@@ -90,10 +86,10 @@ describe('SMS anti-fraud limits', () => {
   it('blocked prefixes and regions are 400 sms_blocked_number before any send', async () => {
     const user = await createTestUser(api);
     const before = fake.requests.length;
-    const prefix = await sendSms(user, '+882991234567');
+    const prefix = await smsTo(user, '+882991234567');
     expect(prefix.status).toBe(400);
     expect(prefix.body.error).toBe('sms_blocked_number');
-    const region = await sendSms(user, '+252612345678');
+    const region = await smsTo(user, '+252612345678');
     expect(region.status).toBe(400);
     expect(region.body.error).toBe('sms_blocked_number');
     expect(fake.requests.length).toBe(before);
@@ -102,14 +98,10 @@ describe('SMS anti-fraud limits', () => {
   it('an account flagged for SMS fraud is 403 sms_fraud_detected, also on resend', async () => {
     const user = await createTestUser(api);
     const phone = testPhone();
-    const sent = await sendSms(user, phone);
+    const sent = await smsTo(user, phone);
     expect(sent.status).toBe(200);
     await sql(api, `UPDATE users SET sms_fraud_flagged_at = now() WHERE id = $1`, [user.id]);
-    const resend = await api
-      .http()
-      .post('/api/v0/tfa/sms/resend/')
-      .set(user.auth)
-      .send({ secret: sent.body.secret });
+    const resend = await resendSms(api, user.auth, { secret: sent.body.secret });
     expect(resend.status).toBe(403);
     expect(resend.body.error).toBe('sms_fraud_detected');
   });
@@ -118,7 +110,7 @@ describe('SMS anti-fraud limits', () => {
     const user = await createTestUser(api);
     const before = fake.requests.length;
     for (const number of ['+999123456789', '+1415555019']) {
-      const refused = await sendSms(user, number);
+      const refused = await smsTo(user, number);
       expect(refused.status).toBe(400);
       expect(refused.body.error).toBe('bad_request');
       expect(refused.body.msg).toContain('phone_number');

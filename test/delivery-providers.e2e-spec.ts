@@ -17,6 +17,16 @@ import { OwnRedis } from '@test/support/own-redis';
 import { mailCode, SmtpSink, startSmtpSink, SunkMail } from '@test/support/smtp-sink';
 import { authorizeByEmail, forgetRecentSms, testPhone, totpCode } from '@test/support/tfa';
 import { CONDITION_TIMEOUT_MS } from '@test/support/wait';
+import {
+  confirmAuthorization,
+  confirmNew,
+  resendSms,
+  sendEmail,
+  sendSms,
+  startAuthorization,
+  tfaLogin,
+  totpSetup,
+} from '@test/support/tfa-requests';
 
 /**
  * Code delivery end to end, asserted on the wire: the real api (and worker processes) with
@@ -116,25 +126,16 @@ describe('code delivery through the providers, on the wire', () => {
     });
     afterAll(() => api.close());
 
-    const sendSms = (user: TestUser, body: Record<string, unknown>) =>
-      api.http().post('/api/v0/tfa/sms/').set(user.auth).send(body);
-
     /** Grants the add-method window with the code the SMTP sink received. */
     async function authorizeByMail(user: TestUser): Promise<void> {
       const seen = sink.messages.filter(toMailbox(user.email)).length;
-      const start = await api
-        .http()
-        .post('/api/v0/tfa/authorize-new-method/')
-        .set(user.auth)
-        .send({ tfa_method: 'email' });
+      const start = await startAuthorization(api, user.auth, { tfa_method: 'email' });
       expect(start.status).toBe(200);
       const mails = await sink.waitForMail(toMailbox(user.email), seen + 1);
-      await api
-        .http()
-        .put('/api/v0/tfa/authorize-new-method/')
-        .set(user.auth)
-        .send({ secret: start.body.secret, code: mailCode(mails[seen]) })
-        .expect(200);
+      await confirmAuthorization(api, user.auth, {
+        secret: start.body.secret,
+        code: mailCode(mails[seen]),
+      }).expect(200);
     }
 
     it('SMS: the code goes out as a form-encoded Twilio Messages POST with basic auth, and it proves the number and logs in', async () => {
@@ -142,7 +143,7 @@ describe('code delivery through the providers, on the wire', () => {
       await authorizeByMail(user);
       const phone = testPhone();
       const before = Date.now();
-      const sent = await sendSms(user, { phone_number: phone });
+      const sent = await sendSms(api, user.auth, { phone_number: phone });
       const after = Date.now();
       expect(sent.status).toBe(200);
       expect(sent.body).toEqual({ success: true, msg: '2FA Sent', secret: expect.any(String) });
@@ -165,26 +166,23 @@ describe('code delivery through the providers, on the wire', () => {
       expect(sms.body).toBe(form.Body);
 
       // The delivered code proves the number: the SMS method is created with it.
-      const confirm = await api
-        .http()
-        .post('/api/v0/tfa/confirm-new/')
-        .set(user.auth)
-        .send({ tfa_method: 'sms', code, secret: sent.body.secret, phone_number: phone });
+      const confirm = await confirmNew(api, user.auth, {
+        tfa_method: 'sms',
+        code,
+        secret: sent.body.secret,
+        phone_number: phone,
+      });
       expect(confirm.status).toBe(200);
       expect(confirm.body.method).toMatchObject({ method: 'sms' });
 
       // A login code goes to the method's number; a resend repeats it as a second message.
       await forgetRecentSms(api, user.id);
       await forgetRecentSend(api, phone);
-      const login = await sendSms(user, {});
+      const login = await sendSms(api, user.auth, {});
       expect(login.status).toBe(200);
       // The resend is made once the first send went out, or it would supersede it unsent.
       await fake.waitForMessages(toNumber(phone), 2);
-      const resent = await api
-        .http()
-        .post('/api/v0/tfa/sms/resend/')
-        .set(user.auth)
-        .send({ secret: login.body.secret });
+      const resent = await resendSms(api, user.auth, { secret: login.body.secret });
       expect(resent.status).toBe(200);
       const messages = await fake.waitForMessages(toNumber(phone), 3);
       await deliverySettled(api, deliveryJobId(api, login.body.secret, 2));
@@ -192,22 +190,18 @@ describe('code delivery through the providers, on the wire', () => {
       const loginCode = smsCode(messages[1]);
       expect(smsCode(messages[2])).toBe(loginCode);
 
-      const wrong = await api
-        .http()
-        .post('/api/v0/tfa/')
-        .set(user.auth)
-        .send({
-          tfa_method: 'sms',
-          code: String((Number(loginCode) + 1) % 1_000_000).padStart(6, '0'),
-          secret: login.body.secret,
-        });
+      const wrong = await tfaLogin(api, user.auth, {
+        tfa_method: 'sms',
+        code: String((Number(loginCode) + 1) % 1_000_000).padStart(6, '0'),
+        secret: login.body.secret,
+      });
       expect(wrong.status).toBe(400);
       expect(wrong.body.error).toBe('2fa_verification_failed');
-      const session = await api
-        .http()
-        .post('/api/v0/tfa/')
-        .set(user.auth)
-        .send({ tfa_method: 'sms', code: loginCode, secret: login.body.secret });
+      const session = await tfaLogin(api, user.auth, {
+        tfa_method: 'sms',
+        code: loginCode,
+        secret: login.body.secret,
+      });
       expect(session.status).toBe(200);
       expect(session.body).toMatchObject({ success: true, id: user.id });
       expect(session.body.session_key).toEqual(expect.any(String));
@@ -217,16 +211,15 @@ describe('code delivery through the providers, on the wire', () => {
       const user = await createTestUser(api);
       // An email code logs in only where 2FA is on: enable it with an authenticator app.
       await authorizeByMail(user);
-      const setup = await api.http().post('/api/v0/tfa/totp-setup/').set(user.auth).send({});
-      await api
-        .http()
-        .post('/api/v0/tfa/confirm-new/')
-        .set(user.auth)
-        .send({ tfa_method: 'totp', code: totpCode(setup.body.secret), secret: setup.body.secret })
-        .expect(200);
+      const setup = await totpSetup(api, user.auth, {});
+      await confirmNew(api, user.auth, {
+        tfa_method: 'totp',
+        code: totpCode(setup.body.secret),
+        secret: setup.body.secret,
+      }).expect(200);
       const seen = sink.messages.filter(toMailbox(user.email)).length;
       const before = Date.now();
-      const sent = await api.http().post('/api/v0/tfa/email/').set(user.auth).send({});
+      const sent = await sendEmail(api, user.auth, {});
       const after = Date.now();
       expect(sent.status).toBe(200);
       expect(sent.body).toEqual({
@@ -253,11 +246,11 @@ describe('code delivery through the providers, on the wire', () => {
       expect(mail.html).toMatch(new RegExp(`<p[^>]*>${code}</p>`));
       expect(expiries.some((line) => mail.html.includes(`<p>${line}</p>`))).toBe(true);
 
-      const login = await api
-        .http()
-        .post('/api/v0/tfa/')
-        .set(user.auth)
-        .send({ tfa_method: 'email', code, secret: sent.body.secret });
+      const login = await tfaLogin(api, user.auth, {
+        tfa_method: 'email',
+        code,
+        secret: sent.body.secret,
+      });
       expect(login.status).toBe(200);
       expect(login.body).toMatchObject({ success: true, id: user.id });
     });
@@ -267,7 +260,7 @@ describe('code delivery through the providers, on the wire', () => {
       await authorizeByMail(user);
       const phone = testPhone();
       fake.program({ status: 500 }, { status: 500 });
-      const sent = await sendSms(user, { phone_number: phone });
+      const sent = await sendSms(api, user.auth, { phone_number: phone });
       expect(sent.status).toBe(200);
       expect(sent.body.secret).toEqual(expect.any(String));
       expect(await deliverySettled(api, deliveryJobId(api, sent.body.secret))).toBe('completed');
@@ -277,16 +270,12 @@ describe('code delivery through the providers, on the wire', () => {
       expect(new Set(posts.map((post) => new URLSearchParams(post.body).get('Body'))).size).toBe(1);
       const delivered = fake.messages.filter(toNumber(phone));
       expect(delivered).toHaveLength(1);
-      const confirm = await api
-        .http()
-        .post('/api/v0/tfa/confirm-new/')
-        .set(user.auth)
-        .send({
-          tfa_method: 'sms',
-          code: smsCode(delivered[0]),
-          secret: sent.body.secret,
-          phone_number: phone,
-        });
+      const confirm = await confirmNew(api, user.auth, {
+        tfa_method: 'sms',
+        code: smsCode(delivered[0]),
+        secret: sent.body.secret,
+        phone_number: phone,
+      });
       expect(confirm.status).toBe(200);
     });
 
@@ -294,7 +283,7 @@ describe('code delivery through the providers, on the wire', () => {
       const user = await createTestUser(api);
       const phone = testPhone();
       fake.rejectNumber(phone);
-      const sent = await sendSms(user, { phone_number: phone });
+      const sent = await sendSms(api, user.auth, { phone_number: phone });
       expect(sent.status).toBe(400);
       expect(sent.body).toEqual({ success: false, error: 'twilio_error', msg: expect.any(String) });
       expect(await queueDrained(api)).toEqual(DRAINED);
@@ -307,7 +296,7 @@ describe('code delivery through the providers, on the wire', () => {
       const user = await createTestUser(api);
       const phone = testPhone();
       fake.program({ status: 429 });
-      const sent = await sendSms(user, { phone_number: phone });
+      const sent = await sendSms(api, user.auth, { phone_number: phone });
       expect(sent.status).toBe(429);
       expect(sent.body).toEqual({
         success: false,
@@ -337,11 +326,7 @@ describe('code delivery through the providers, on the wire', () => {
       const user = await createTestUser(api);
       const phone = testPhone();
       fake.program({ status: 429 });
-      const sent = await api
-        .http()
-        .post('/api/v0/tfa/sms/')
-        .set(user.auth)
-        .send({ phone_number: phone });
+      const sent = await sendSms(api, user.auth, { phone_number: phone });
       expect(sent.status).toBe(200);
       expect(await deliverySettled(api, deliveryJobId(api, sent.body.secret))).toBe('completed');
       expect(postsTo(phone).map((post) => post.status)).toEqual([429, 201]);
@@ -393,11 +378,7 @@ describe('code delivery through the providers, on the wire', () => {
       for (const phone of phones) {
         const user = await createTestUser(api);
         users.push(user);
-        const sent = await api
-          .http()
-          .post('/api/v0/tfa/sms/')
-          .set(user.auth)
-          .send({ phone_number: phone });
+        const sent = await sendSms(api, user.auth, { phone_number: phone });
         expect(sent.status).toBe(200);
         secrets.push(sent.body.secret);
       }
@@ -493,11 +474,7 @@ describe('code delivery through the providers, on the wire', () => {
       const user = await createTestUser(api);
       const phone = testPhone();
       fake.program({ status: 503 });
-      const sent = await api
-        .http()
-        .post('/api/v0/tfa/sms/')
-        .set(user.auth)
-        .send({ phone_number: phone });
+      const sent = await sendSms(api, user.auth, { phone_number: phone });
       expect(sent.status).toBe(200);
       const jobId = deliveryJobId(api, sent.body.secret);
       const job = await api.app.get(QueueRegistry).get('code-delivery').getJob(jobId);
@@ -526,11 +503,7 @@ describe('code delivery through the providers, on the wire', () => {
       await own.stop();
       await rm(join(persistDir, 'appendonlydir'), { recursive: true, force: true });
       expect((await readiness(503)).status).toBe(503);
-      const refused = await api
-        .http()
-        .post('/api/v0/tfa/sms/')
-        .set(user.auth)
-        .send({ phone_number: testPhone() });
+      const refused = await sendSms(api, user.auth, { phone_number: testPhone() });
       expect({ status: refused.status, body: refused.body }).toEqual({
         status: 503,
         body: { success: false, error: 'service_unavailable', msg: expect.any(String) },
@@ -539,11 +512,7 @@ describe('code delivery through the providers, on the wire', () => {
       await own.start();
       expect((await readiness(200)).status).toBe(200);
       const phone = testPhone();
-      const sent = await api
-        .http()
-        .post('/api/v0/tfa/sms/')
-        .set(user.auth)
-        .send({ phone_number: phone });
+      const sent = await sendSms(api, user.auth, { phone_number: phone });
       expect(sent.status).toBe(200);
       const [sms] = await fake.waitForMessages(toNumber(phone), 1, 20_000);
       expect(await deliverySettled(api, deliveryJobId(api, sent.body.secret))).toBe('completed');
@@ -553,17 +522,12 @@ describe('code delivery through the providers, on the wire', () => {
 
       // The whole flow works on the emptied Redis: the code proves the number.
       await authorizeByEmail(api, user);
-      await api
-        .http()
-        .post('/api/v0/tfa/confirm-new/')
-        .set(user.auth)
-        .send({
-          tfa_method: 'sms',
-          code: smsCode(sms),
-          secret: sent.body.secret,
-          phone_number: phone,
-        })
-        .expect(200);
+      await confirmNew(api, user.auth, {
+        tfa_method: 'sms',
+        code: smsCode(sms),
+        secret: sent.body.secret,
+        phone_number: phone,
+      }).expect(200);
     });
   });
 });

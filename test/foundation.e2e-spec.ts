@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { createTestUser, runManage, startApi, TestApi, TestUser } from '@test/support/api';
+import { passwordLogin } from '@test/support/tfa-requests';
 
 describe('foundation: platform kernel and accounts over HTTP', () => {
   let api: TestApi;
@@ -157,10 +158,7 @@ describe('foundation: platform kernel and accounts over HTTP', () => {
     });
 
     it('names the failing field on validation errors', async () => {
-      const response = await api
-        .http()
-        .post('/api/v0/users/login/')
-        .send({ username: 'x', password: 42 });
+      const response = await passwordLogin(api, { username: 'x', password: 42 });
       expect(response.status).toBe(400);
       expect(response.body.error).toBe('bad_request');
       expect(response.body.msg).toContain('password');
@@ -197,14 +195,11 @@ describe('foundation: platform kernel and accounts over HTTP', () => {
 
     it('gives one uniform 401 for an unknown user and a wrong password', async () => {
       const known = await passwordLoginUser(api);
-      const wrongPassword = await api
-        .http()
-        .post('/api/v0/users/login/')
-        .send({ email: known.email, password: 'nope' });
-      const unknownUser = await api
-        .http()
-        .post('/api/v0/users/login/')
-        .send({ email: `${randomUUID()}@x.test`, password: 'nope' });
+      const wrongPassword = await passwordLogin(api, { email: known.email, password: 'nope' });
+      const unknownUser = await passwordLogin(api, {
+        email: `${randomUUID()}@x.test`,
+        password: 'nope',
+      });
       expect(wrongPassword.status).toBe(401);
       expect(unknownUser.status).toBe(401);
       expect(wrongPassword.body).toEqual(unknownUser.body);
@@ -222,16 +217,12 @@ describe('foundation: platform kernel and accounts over HTTP', () => {
         await redis.del('login-failures:addr:127.0.0.1', 'login-failures:addr:::ffff:127.0.0.1');
         const known = await passwordLoginUser(limited);
         for (let i = 0; i < 10; i += 1) {
-          await limited
-            .http()
-            .post('/api/v0/users/login/')
-            .send({ email: known.email, password: 'wrong' })
-            .expect(401);
+          await passwordLogin(limited, { email: known.email, password: 'wrong' }).expect(401);
         }
-        const blocked = await limited
-          .http()
-          .post('/api/v0/users/login/')
-          .send({ email: known.email, password: known.password });
+        const blocked = await passwordLogin(limited, {
+          email: known.email,
+          password: known.password,
+        });
         expect(blocked.status).toBe(429);
         expect(blocked.body.error).toBe('login_throttled');
       } finally {
@@ -302,10 +293,7 @@ async function passwordLoginUser(api: TestApi, options: { ttlSeconds?: number } 
   const target =
     options.ttlSeconds !== undefined ? await startApi({ SESSION_TTL_SECONDS: '60' }) : api;
   const user = await createTestUser(target, { password });
-  const response = await target
-    .http()
-    .post('/api/v0/users/login/')
-    .send({ email: user.email, password });
+  const response = await passwordLogin(target, { email: user.email, password });
   let sessionKey = response.body.session_key as string;
   if (options.ttlSeconds !== undefined) {
     // Expire the session by moving its expiry into the past, as time would.

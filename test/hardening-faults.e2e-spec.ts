@@ -6,6 +6,7 @@ import { OwnRedis } from '@test/support/own-redis';
 import { authorizeByEmail, enableTotp, totpCode } from '@test/support/tfa';
 import { TEST_DATABASE_URL } from '@test/support/test-env';
 import { CONDITION_TIMEOUT_MS } from '@test/support/wait';
+import { tfaStatus, totpSetup } from '@test/support/tfa-requests';
 
 /** Polls until `accept` holds (up to CONDITION_TIMEOUT_MS); returns the last value either way. */
 async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
@@ -104,9 +105,9 @@ describe('faults: dependencies going away and coming back', () => {
       const user = await createTestUser(api);
       // The add-method window is granted while Redis is up: only the gate check needs it later.
       await authorizeByEmail(api, user);
-      const setup = await api.http().post('/api/v0/tfa/totp-setup/').set(user.auth).send({});
+      const setup = await totpSetup(api, user.auth, {});
       expect(setup.status).toBe(200);
-      const granted = await api.http().get('/api/v0/tfa/status/').set(user.auth);
+      const granted = await tfaStatus(api, user.auth);
       expect(granted.body.new_method_authorized).toBe(true);
       expect((await raw(api, 'GET', chargesPath, user.auth)).status).toBe(200);
 
@@ -185,7 +186,7 @@ describe('faults: dependencies going away and coming back', () => {
       expect(added.status).toBe(200);
       expect(added.body).toMatchObject({ success: true });
       expect(added.body.backup_codes).toHaveLength(10);
-      const status = await api.http().get('/api/v0/tfa/status/').set(user.auth);
+      const status = await tfaStatus(api, user.auth);
       expect(status.status).toBe(200);
       expect(status.body).toMatchObject({ tfa_enabled: true, backup_codes_remaining: 10 });
     });

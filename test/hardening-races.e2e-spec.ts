@@ -1,6 +1,7 @@
 import { createTestUser, loadFixtures, startApi, TestApi } from '@test/support/api';
 import {
   addSms,
+  authorizeByEmail,
   enableTotp,
   failureState,
   forgetRecentSms,
@@ -10,6 +11,15 @@ import {
   testPhone,
   totpCode,
 } from '@test/support/tfa';
+import {
+  confirmNew,
+  regenBackupCodes,
+  removeMethod,
+  sendEmail,
+  sendSms,
+  tfaLogin,
+  tfaStatus,
+} from '@test/support/tfa-requests';
 
 /**
  * Races on the real PostgreSQL and Redis: 50 requests released together. Single-use things
@@ -37,7 +47,7 @@ describe('races: 50 parallel requests', () => {
     const user = await createTestUser(api);
     const totp = await enableTotp(api, user);
     const responses = await together(() =>
-      api.http().post('/api/v0/tfa/').set(user.auth).send({ backup_code: totp.backupCodes[0] }),
+      tfaLogin(api, user.auth, { backup_code: totp.backupCodes[0] }),
     );
     expect(count(statuses(responses), 200)).toBe(1);
     expect(
@@ -50,11 +60,7 @@ describe('races: 50 parallel requests', () => {
     const totp = await enableTotp(api, user);
     const code = totpCode(totp.secret);
     const responses = await together(() =>
-      api
-        .http()
-        .post('/api/v0/tfa/')
-        .set(user.auth)
-        .send({ tfa_method: 'totp', code, tfa_method_id: totp.methodId }),
+      tfaLogin(api, user.auth, { tfa_method: 'totp', code, tfa_method_id: totp.methodId }),
     );
     expect(count(statuses(responses), 200)).toBe(1);
   });
@@ -62,15 +68,11 @@ describe('races: 50 parallel requests', () => {
   it('one email challenge: exactly one login succeeds', async () => {
     const user = await createTestUser(api);
     await enableTotp(api, user);
-    const sent = await api.http().post('/api/v0/tfa/email/').set(user.auth).send({});
+    const sent = await sendEmail(api, user.auth, {});
     expect(sent.status).toBe(200);
     const code = await readCode(api, user.email);
     const responses = await together(() =>
-      api
-        .http()
-        .post('/api/v0/tfa/')
-        .set(user.auth)
-        .send({ tfa_method: 'email', code, secret: sent.body.secret }),
+      tfaLogin(api, user.auth, { tfa_method: 'email', code, secret: sent.body.secret }),
     );
     expect(count(statuses(responses), 200)).toBe(1);
     expect(responses.every((r) => r.status === 200 || (r.status >= 400 && r.status < 500))).toBe(
@@ -83,19 +85,11 @@ describe('races: 50 parallel requests', () => {
     const phone = testPhone();
     const sms = await addSms(api, user, phone);
     await forgetRecentSms(api, user.id);
-    const sent = await api
-      .http()
-      .post('/api/v0/tfa/sms/')
-      .set(user.auth)
-      .send({ tfa_method_id: sms.methodId });
+    const sent = await sendSms(api, user.auth, { tfa_method_id: sms.methodId });
     expect(sent.status).toBe(200);
     const code = await readCode(api, phone);
     const responses = await together(() =>
-      api
-        .http()
-        .post('/api/v0/tfa/')
-        .set(user.auth)
-        .send({ tfa_method: 'sms', code, secret: sent.body.secret }),
+      tfaLogin(api, user.auth, { tfa_method: 'sms', code, secret: sent.body.secret }),
     );
     expect(count(statuses(responses), 200)).toBe(1);
   });
@@ -106,7 +100,7 @@ describe('races: 50 parallel requests', () => {
     const right = totpCode(totp.secret);
     const wrong = String((Number(right) + 1) % 1_000_000).padStart(6, '0');
     const responses = await together(() =>
-      api.http().post('/api/v0/tfa/').set(user.auth).send({ tfa_method: 'totp', code: wrong }),
+      tfaLogin(api, user.auth, { tfa_method: 'totp', code: wrong }),
     );
     // Each comparison answers 2fa_verification_failed, except the fifth, which locks the method.
     const failed = responses.filter(
@@ -126,21 +120,13 @@ describe('races: 50 parallel requests', () => {
     const totp = await enableTotp(api, user);
     const code = totpCode(totp.secret);
     const responses = await together(() =>
-      api
-        .http()
-        .put('/api/v0/tfa/regen-backup-codes/')
-        .set(user.auth)
-        .send({ tfa_method: 'totp', code }),
+      regenBackupCodes(api, user.auth, { tfa_method: 'totp', code }),
     );
     const winners = responses.filter((r) => r.status === 200);
     expect(winners).toHaveLength(1);
-    const status = await api.http().get('/api/v0/tfa/status/').set(user.auth);
+    const status = await tfaStatus(api, user.auth);
     expect(status.body.backup_codes_remaining).toBe(10);
-    const login = await api
-      .http()
-      .post('/api/v0/tfa/')
-      .set(user.auth)
-      .send({ backup_code: winners[0].body.backup_codes[3] });
+    const login = await tfaLogin(api, user.auth, { backup_code: winners[0].body.backup_codes[3] });
     expect(login.status).toBe(200);
   });
 
@@ -150,10 +136,10 @@ describe('races: 50 parallel requests', () => {
     await forgetTotpUse(api, totp.methodId);
     const code = totpCode(totp.secret);
     const responses = await together(() =>
-      api.http().delete('/api/v0/tfa/').set(user.auth).send({ tfa_method: 'totp', code }),
+      removeMethod(api, user.auth, { tfa_method: 'totp', code }),
     );
     expect(count(statuses(responses), 200)).toBe(1);
-    const status = await api.http().get('/api/v0/tfa/status/').set(user.auth);
+    const status = await tfaStatus(api, user.auth);
     expect(status.body).toMatchObject({
       tfa_enabled: false,
       methods: [],
@@ -168,19 +154,16 @@ describe('races: 50 parallel requests', () => {
     const first = await enableTotp(api, user);
     expect(first.backupCodes).toHaveLength(10);
     const phone = testPhone();
-    await authorize(user);
-    const sent = await api
-      .http()
-      .post('/api/v0/tfa/sms/')
-      .set(user.auth)
-      .send({ phone_number: phone });
+    await authorizeByEmail(api, user);
+    const sent = await sendSms(api, user.auth, { phone_number: phone });
     const code = await readCode(api, phone);
     const responses = await together(() =>
-      api
-        .http()
-        .post('/api/v0/tfa/confirm-new/')
-        .set(user.auth)
-        .send({ tfa_method: 'sms', code, secret: sent.body.secret, phone_number: phone }),
+      confirmNew(api, user.auth, {
+        tfa_method: 'sms',
+        code,
+        secret: sent.body.secret,
+        phone_number: phone,
+      }),
     );
     expect(count(statuses(responses), 200)).toBe(1);
     const rows = await sql<Array<{ n: number }>>(
@@ -226,19 +209,4 @@ describe('races: 50 parallel requests', () => {
     );
     expect(audit[0].n).toBeGreaterThanOrEqual(1);
   });
-
-  async function authorize(user: { auth: Record<string, string>; email: string }) {
-    const start = await api
-      .http()
-      .post('/api/v0/tfa/authorize-new-method/')
-      .set(user.auth)
-      .send({ tfa_method: 'email' });
-    const code = await readCode(api, user.email);
-    await api
-      .http()
-      .put('/api/v0/tfa/authorize-new-method/')
-      .set(user.auth)
-      .send({ secret: start.body.secret, code })
-      .expect(200);
-  }
 });

@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import request from 'supertest';
 import Redis from 'ioredis';
+import { createApiClient } from '@app/api-client';
 import { createTestUser, spawnApi, SpawnedProcess, startApi, TestApi } from '@test/support/api';
 import { TEST_DATABASE_URL } from '@test/support/test-env';
 import { enableTotp, readCode, testPhone, totpCode, forgetTotpUse } from '@test/support/tfa';
+import { passwordLogin, sendEmail, tfaLogin, totpSetup } from '@test/support/tfa-requests';
 
 /**
  * Secrets at rest: after real flows, neither a PostgreSQL dump, nor any Redis key, nor
@@ -25,8 +27,13 @@ describe('no secret in plaintext at rest or in logs', () => {
   beforeAll(async () => {
     spawned = await spawnApi({ LOG_LEVEL: 'debug' });
     local = await startApi({ RUN_WORKER: 'false' });
-    // Requests go to the spawned process (whose logs we read); helpers read state locally.
-    api = { ...local, http: () => request(spawned.url) };
+    // Requests go to the spawned process (whose logs we read), the set-up helpers' typed
+    // ones too; helpers read state locally.
+    api = {
+      ...local,
+      http: () => request(spawned.url),
+      client: createApiClient({ baseUrl: spawned.url }),
+    };
   });
 
   afterAll(async () => {
@@ -40,10 +47,7 @@ describe('no secret in plaintext at rest or in logs', () => {
     keep('api key', user.apiKey);
     keep('password', password);
 
-    const login = await api
-      .http()
-      .post('/api/v0/users/login/')
-      .send({ email: user.email, password });
+    const login = await passwordLogin(api, { email: user.email, password });
     keep('session key', login.body.session_key);
 
     const totp = await enableTotp(api, user);
@@ -53,35 +57,29 @@ describe('no secret in plaintext at rest or in logs', () => {
       keep('backup code', code.replace(/-/g, ''));
     }
 
-    const challenge = await api
-      .http()
-      .post('/api/v0/users/login/')
-      .send({ email: user.email, password });
+    const challenge = await passwordLogin(api, { email: user.email, password });
     expect(challenge.body.tfa_required).toBe(true);
     keep('tfa_secret', challenge.body.tfa_secret);
     const code = totpCode(totp.secret);
     codes.set(code, 'totp code');
-    const tfaLogin = await api
-      .http()
-      .post('/api/v0/tfa/')
-      .send({ tfa_method: 'totp', code, secret: challenge.body.tfa_secret });
-    expect(tfaLogin.status).toBe(200);
-    keep('session key', tfaLogin.headers['x-session-key']);
+    const completed = await tfaLogin(api, null, {
+      tfa_method: 'totp',
+      code,
+      secret: challenge.body.tfa_secret,
+    });
+    expect(completed.status).toBe(200);
+    keep('session key', completed.headers['x-session-key']);
     await forgetTotpUse(local, totp.methodId);
 
-    const backupLogin = await api
-      .http()
-      .post('/api/v0/tfa/')
-      .set(user.auth)
-      .send({ backup_code: totp.backupCodes[0] });
+    const backupLogin = await tfaLogin(api, user.auth, { backup_code: totp.backupCodes[0] });
     expect(backupLogin.status).toBe(200);
     keep('session key', backupLogin.body.session_key);
 
-    const email = await api.http().post('/api/v0/tfa/email/').set(user.auth).send({});
+    const email = await sendEmail(api, user.auth, {});
     keep('tfa_secret', email.body.secret);
     codes.set(await readCode(local, user.email), 'email code');
 
-    const setup = await api.http().post('/api/v0/tfa/totp-setup/').set(user.auth).send({});
+    const setup = await totpSetup(api, user.auth, {});
     keep('totp secret', setup.body.secret);
 
     const group = await api

@@ -1,5 +1,6 @@
 import { createTestUser, startApi, TestApi } from '@test/support/api';
 import { enableTotp, readCode } from '@test/support/tfa';
+import { sendEmail, tfaLogin } from '@test/support/tfa-requests';
 
 /**
  * SECRET_HMAC_KEY rotation without downtime (docs/operations.md "Key rotation"): after
@@ -32,24 +33,20 @@ describe('SECRET_HMAC_KEY rotation', () => {
     const before = await start(OLD);
     const user = await createTestUser(before);
     const totp = await enableTotp(before, user);
-    const sent = await before.http().post('/api/v0/tfa/email/').set(user.auth).send({});
+    const sent = await sendEmail(before, user.auth, {});
     expect(sent.status).toBe(200);
     const code = await readCode(before, user.email);
 
     const during = await start(`1:${OLD},2:${NEW}`);
     // An API key, a pending challenge with its code, a backup code: all made under OLD.
     expect((await current(during, user.auth)).status).toBe(200);
-    const login = await during
-      .http()
-      .post('/api/v0/tfa/')
-      .set(user.auth)
-      .send({ tfa_method: 'email', code, secret: sent.body.secret });
+    const login = await tfaLogin(during, user.auth, {
+      tfa_method: 'email',
+      code,
+      secret: sent.body.secret,
+    });
     expect(login.status).toBe(200);
-    const backup = await during
-      .http()
-      .post('/api/v0/tfa/')
-      .set(user.auth)
-      .send({ backup_code: totp.backupCodes[0] });
+    const backup = await tfaLogin(during, user.auth, { backup_code: totp.backupCodes[0] });
     expect(backup.status).toBe(200);
     // A session key made now is fingerprinted with NEW: the old-key-only api does not know it.
     const session = { Authorization: `Bearer ${login.body.session_key}` };

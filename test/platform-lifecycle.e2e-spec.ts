@@ -10,6 +10,7 @@ import { spawnWorker, twilioEnv } from '@test/support/delivery';
 import { FakeTwilio, startFakeTwilio } from '@test/support/fake-twilio';
 import { OwnRedis } from '@test/support/own-redis';
 import { testPhone } from '@test/support/tfa';
+import { sendSms } from '@test/support/tfa-requests';
 
 /** Resolves once `received()` holds, checking again on every chunk the socket delivers. */
 function readUntil(socket: Socket, received: (text: string) => boolean): Promise<string> {
@@ -192,12 +193,7 @@ describe('worker process lifecycle', () => {
       const user = await createTestUser(api);
       const phone = testPhone();
       fake.hold();
-      await api
-        .http()
-        .post('/api/v0/tfa/sms/')
-        .set(user.auth)
-        .send({ phone_number: phone })
-        .expect(200);
+      await sendSms(api, user.auth, { phone_number: phone }).expect(200);
       // The provider has the message; its answer is held, so the job is running.
       await fake.waitForMessages((sms) => sms.to === phone, 1);
       const queue = api.app.get(QueueRegistry).get('code-delivery');

@@ -4,6 +4,7 @@ import { FakeTwilio, startFakeTwilio } from '@test/support/fake-twilio';
 import { OwnRedis } from '@test/support/own-redis';
 import { enableTotp, testPhone, totpCode } from '@test/support/tfa';
 import { waitFor } from '@test/support/wait';
+import { sendEmail, sendSms, tfaLogin } from '@test/support/tfa-requests';
 
 /** The value of one sample of the exposition text, 0 when the series does not exist yet. */
 function sample(text: string, name: string, labels: Record<string, string>): number {
@@ -90,19 +91,10 @@ describe('GET /metrics (Prometheus)', () => {
     const valid = [-1, 0, 1].map((step) => totpCode(totp.secret, step));
     const wrong = ['000000', '111111', '222222', '333333'].find((code) => !valid.includes(code));
     for (let attempt = 1; attempt <= 5; attempt += 1) {
-      const refused = await api
-        .http()
-        .post('/api/v0/tfa/')
-        .set(user.auth)
-        .send({ tfa_method: 'totp', code: wrong });
+      const refused = await tfaLogin(api, user.auth, { tfa_method: 'totp', code: wrong });
       expect(refused.status).toBe(attempt < 5 ? 400 : 429);
     }
-    await api
-      .http()
-      .post('/api/v0/tfa/')
-      .set(user.auth)
-      .send({ backup_code: totp.backupCodes[0] })
-      .expect(200);
+    await tfaLogin(api, user.auth, { backup_code: totp.backupCodes[0] }).expect(200);
     const after = await scrape(api);
     const delta = (labels: Record<string, string>) =>
       sample(after, 'tfa_verifications_total', labels) -
@@ -168,11 +160,7 @@ describe('GET /metrics: code delivery', () => {
     const abandoned = (text: string) =>
       sample(text, 'code_delivery_failures_total', { channel: 'sms', provider: 'twilio' });
 
-    const sent = await api
-      .http()
-      .post('/api/v0/tfa/sms/')
-      .set(user.auth)
-      .send({ phone_number: delivered });
+    const sent = await sendSms(api, user.auth, { phone_number: delivered });
     expect(sent.status).toBe(200);
     await scrapeUntil(
       api,
@@ -181,11 +169,7 @@ describe('GET /metrics: code delivery', () => {
     );
 
     const other = await createTestUser(api);
-    const refused = await api
-      .http()
-      .post('/api/v0/tfa/sms/')
-      .set(other.auth)
-      .send({ phone_number: rejected });
+    const refused = await sendSms(api, other.auth, { phone_number: rejected });
     expect(refused.status).toBe(400);
     const after = await scrapeUntil(
       api,
@@ -221,7 +205,7 @@ describe('GET /metrics: queue depth', () => {
     const depth = (text: string) =>
       sample(text, 'queue_jobs', { queue: 'code-delivery', state: 'waiting' });
     expect(depth(await scrape(api))).toBe(0);
-    await api.http().post('/api/v0/tfa/email/').set(user.auth).send({}).expect(200);
+    await sendEmail(api, user.auth, {}).expect(200);
     expect(depth(await scrape(api))).toBe(1);
   });
 });

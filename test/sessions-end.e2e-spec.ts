@@ -4,13 +4,20 @@ import { createTestUser, runManage, startApi, TestApi, TestUser } from '@test/su
 import { runCli, tempConfigHome } from '@test/support/cli';
 import { OwnRedis } from '@test/support/own-redis';
 import {
-  addSms,
-  enableTotp,
   EnabledTotp,
+  addSms,
+  backupCodeSession,
+  enableTotp,
   forgetTotpUse,
   testPhone,
   totpCode,
 } from '@test/support/tfa';
+import {
+  passwordLogin,
+  regenBackupCodes,
+  removeMethod,
+  tfaStatus,
+} from '@test/support/tfa-requests';
 
 /**
  * Sessions end: logout, 2FA changes that log out the user's other devices (in the
@@ -54,21 +61,7 @@ describe('sessions end', () => {
     );
 
   async function passwordSession(user: TestUser, password: string): Promise<string> {
-    const response = await api
-      .http()
-      .post('/api/v0/users/login/')
-      .send({ email: user.email, password });
-    expect(response.status).toBe(200);
-    return response.body.session_key as string;
-  }
-
-  /** A 2FA session opened with one of the user's backup codes (command-line flow). */
-  async function tfaSession(user: TestUser, backupCode: string): Promise<string> {
-    const response = await api
-      .http()
-      .post('/api/v0/tfa/')
-      .set(user.auth)
-      .send({ backup_code: backupCode });
+    const response = await passwordLogin(api, { email: user.email, password });
     expect(response.status).toBe(200);
     return response.body.session_key as string;
   }
@@ -132,16 +125,12 @@ describe('sessions end', () => {
 
     it('a failed regeneration changes nothing; a verified one ends every other session', async () => {
       const [mine, other1, other2] = [
-        await tfaSession(user, codes.pop()!),
-        await tfaSession(user, codes.pop()!),
-        await tfaSession(user, codes.pop()!),
+        await backupCodeSession(api, user, codes.pop()!),
+        await backupCodeSession(api, user, codes.pop()!),
+        await backupCodeSession(api, user, codes.pop()!),
       ];
       const regen = (code: string) =>
-        api
-          .http()
-          .put('/api/v0/tfa/regen-backup-codes/')
-          .set(bearer(mine))
-          .send({ tfa_method: 'totp', code });
+        regenBackupCodes(api, bearer(mine), { tfa_method: 'totp', code });
       const refused = await regen('000000');
       expect(refused.status).toBe(400);
       expect(await states([mine, other1, other2])).toEqual(['live', 'live', 'live']);
@@ -156,31 +145,31 @@ describe('sessions end', () => {
     it('removing a method (2FA stays on) ends every other session', async () => {
       const sms = await addSms(api, user, testPhone());
       const [mine, other] = [
-        await tfaSession(user, codes.pop()!),
-        await tfaSession(user, codes.pop()!),
+        await backupCodeSession(api, user, codes.pop()!),
+        await backupCodeSession(api, user, codes.pop()!),
       ];
-      const response = await api
-        .http()
-        .delete('/api/v0/tfa/')
-        .set(bearer(mine))
-        .send({ tfa_method: 'totp', code: await freshTotp(), target_id: sms.methodId });
+      const response = await removeMethod(api, bearer(mine), {
+        tfa_method: 'totp',
+        code: await freshTotp(),
+        target_id: sms.methodId,
+      });
       expect(response.status).toBe(200);
       expect(response.body.remaining_methods).toBe(1);
       expect(await states([mine, other])).toEqual(['live', 'ended']);
     });
 
     it('disabling 2FA with the API key ends every session', async () => {
-      const sessions = [await tfaSession(user, codes.pop()!), await tfaSession(user, codes.pop()!)];
-      const response = await api
-        .http()
-        .delete('/api/v0/tfa/')
-        .set(user.auth)
-        .send({ tfa_method: 'totp', code: await freshTotp() });
+      const sessions = [
+        await backupCodeSession(api, user, codes.pop()!),
+        await backupCodeSession(api, user, codes.pop()!),
+      ];
+      const response = await removeMethod(api, user.auth, {
+        tfa_method: 'totp',
+        code: await freshTotp(),
+      });
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ success: true });
-      expect((await api.http().get('/api/v0/tfa/status/').set(user.auth)).body.tfa_enabled).toBe(
-        false,
-      );
+      expect((await tfaStatus(api, user.auth)).body.tfa_enabled).toBe(false);
       expect(await states(sessions)).toEqual(['ended', 'ended']);
     });
   });

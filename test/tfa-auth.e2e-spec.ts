@@ -1,6 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { createTestUser, loadFixtures, startApi, TestApi, TestUser } from '@test/support/api';
 import { addSms, enableTotp, readCode, sql, testPhone, totpCode } from '@test/support/tfa';
+import {
+  confirmAuthorization,
+  confirmNew,
+  confirmTotp,
+  passwordLogin,
+  regenBackupCodes,
+  removeMethod,
+  resendSms,
+  sendEmail,
+  sendSms,
+  startAuthorization,
+  tfaLogin,
+  updateMethod,
+} from '@test/support/tfa-requests';
 
 type Method = 'get' | 'post' | 'put' | 'delete';
 
@@ -108,10 +122,7 @@ describe('2FA authentication rules', () => {
     it('status, totp-setup, email, sms and resend work with a session key', async () => {
       const password = `pw-${randomUUID()}`;
       const user = await createTestUser(api, { password });
-      const login = await api
-        .http()
-        .post('/api/v0/users/login/')
-        .send({ email: user.email, password });
+      const login = await passwordLogin(api, { email: user.email, password });
       const auth = `Bearer ${login.body.session_key}`;
       await call('get', '/api/v0/tfa/status/', {}, auth).expect(200);
       await call('post', '/api/v0/tfa/totp-setup/', {}, auth).expect(200);
@@ -128,57 +139,35 @@ describe('2FA authentication rules', () => {
     it('the whole add/manage cycle works with a session key (Bearer plus secret where needed)', async () => {
       const password = `pw-${randomUUID()}`;
       const user = await createTestUser(api, { password });
-      const login = await api
-        .http()
-        .post('/api/v0/users/login/')
-        .send({ email: user.email, password });
+      const login = await passwordLogin(api, { email: user.email, password });
       const session = { Authorization: `Bearer ${login.body.session_key}` };
-      const start = await api
-        .http()
-        .post('/api/v0/tfa/authorize-new-method/')
-        .set(session)
-        .send({});
+      const start = await startAuthorization(api, session, {});
       expect(start.status).toBe(200);
-      await api
-        .http()
-        .put('/api/v0/tfa/authorize-new-method/')
-        .set(session)
-        .send({ secret: start.body.secret, code: await readCode(api, user.email) })
-        .expect(200);
-      const setup = await api.http().post('/api/v0/tfa/totp-setup/').set(session).send({});
-      const confirm = await api
-        .http()
-        .post('/api/v0/tfa/confirm-new/')
-        .set(session)
-        .send({ tfa_method: 'totp', code: totpCode(setup.body.secret), secret: setup.body.secret });
+      await confirmAuthorization(api, session, {
+        secret: start.body.secret,
+        code: await readCode(api, user.email),
+      }).expect(200);
+      const { response: confirm } = await confirmTotp(api, session);
       expect(confirm.status).toBe(200);
-      await api
-        .http()
-        .put('/api/v0/tfa/update/')
-        .set(session)
-        .send({ tfa_method_id: confirm.body.method.id, label: 'Laptop' })
-        .expect(200);
-      const regen = await api
-        .http()
-        .put('/api/v0/tfa/regen-backup-codes/')
-        .set(session)
-        .send({ backup_code: confirm.body.backup_codes[0] });
+      await updateMethod(api, session, {
+        tfa_method_id: confirm.body.method.id,
+        label: 'Laptop',
+      }).expect(200);
+      const regen = await regenBackupCodes(api, session, {
+        backup_code: confirm.body.backup_codes[0],
+      });
       expect(regen.status).toBe(200);
-      const removed = await api
-        .http()
-        .delete('/api/v0/tfa/')
-        .set(session)
-        .send({ backup_code: regen.body.backup_codes[0], target_id: confirm.body.method.id });
+      const removed = await removeMethod(api, session, {
+        backup_code: regen.body.backup_codes[0],
+        target_id: confirm.body.method.id,
+      });
       expect(removed.body).toEqual({ success: true, msg: '2FA Successfully Disabled' });
     });
 
     it('an expired session key: 404 Session expired', async () => {
       const password = `pw-${randomUUID()}`;
       const user = await createTestUser(api, { password });
-      const login = await api
-        .http()
-        .post('/api/v0/users/login/')
-        .send({ email: user.email, password });
+      const login = await passwordLogin(api, { email: user.email, password });
       await sql(
         api,
         `UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1`,
@@ -201,41 +190,33 @@ describe('2FA authentication rules', () => {
       const user = await createTestUser(api, { password });
       const phone = testPhone();
       await addSms(api, user, phone);
-      const login = await api
-        .http()
-        .post('/api/v0/users/login/')
-        .send({ email: user.email, password });
-      await api.http().post('/api/v0/tfa/sms/').send({ secret: login.body.tfa_secret }).expect(200);
+      const login = await passwordLogin(api, { email: user.email, password });
+      await sendSms(api, null, { secret: login.body.tfa_secret }).expect(200);
       await readCode(api, phone);
-      const resend = await api
-        .http()
-        .post('/api/v0/tfa/sms/resend/')
-        .send({ secret: login.body.tfa_secret });
+      const resend = await resendSms(api, null, { secret: login.body.tfa_secret });
       expect(resend.status).toBe(200);
       expect(resend.body).toEqual({
         success: true,
         msg: 'A 6-digit code has been sent to your phone',
         secret: login.body.tfa_secret,
       });
-      const response = await api
-        .http()
-        .post('/api/v0/tfa/')
-        .send({
-          tfa_method: 'sms',
-          code: await readCode(api, phone),
-          secret: login.body.tfa_secret,
-        });
+      const response = await tfaLogin(api, null, {
+        tfa_method: 'sms',
+        code: await readCode(api, phone),
+        secret: login.body.tfa_secret,
+      });
       expect(response.status).toBe(200);
     });
 
     it('only a password-login secret is a credential: a Bearer-issued secret is refused', async () => {
       const user = await createTestUser(api);
       const totp = await enableTotp(api, user);
-      const email = await api.http().post('/api/v0/tfa/email/').set(user.auth).send({});
-      const response = await api
-        .http()
-        .post('/api/v0/tfa/')
-        .send({ tfa_method: 'totp', code: totpCode(totp.secret), secret: email.body.secret });
+      const email = await sendEmail(api, user.auth, {});
+      const response = await tfaLogin(api, null, {
+        tfa_method: 'totp',
+        code: totpCode(totp.secret),
+        secret: email.body.secret,
+      });
       expect(response.status).toBe(400);
       expect(response.body.error).toBe('challenge_not_found');
     });
@@ -243,15 +224,15 @@ describe('2FA authentication rules', () => {
     it("a secret cannot be used with another user's Bearer token", async () => {
       const owner = await createTestUser(api);
       await enableTotp(api, owner);
-      const sent = await api.http().post('/api/v0/tfa/email/').set(owner.auth).send({});
+      const sent = await sendEmail(api, owner.auth, {});
       const code = await readCode(api, owner.email);
       const intruder = await createTestUser(api);
       await enableTotp(api, intruder);
-      const response = await api
-        .http()
-        .post('/api/v0/tfa/')
-        .set(intruder.auth)
-        .send({ tfa_method: 'email', code, secret: sent.body.secret });
+      const response = await tfaLogin(api, intruder.auth, {
+        tfa_method: 'email',
+        code,
+        secret: sent.body.secret,
+      });
       expect(response.status).toBe(400);
       expect(response.body.error).toBe('challenge_not_found');
     });
@@ -282,18 +263,17 @@ describe('2FA authentication rules', () => {
       [{ tfa_method: 'totp', code: '123456', admin: 'yes' }, 'admin'],
       [{ backup_code: 42 }, 'backup_code'],
     ])('POST /tfa/ %j is bad_request naming %s', async (body, field) => {
-      const response = await api.http().post('/api/v0/tfa/').set(user.auth).send(body);
+      const response = await tfaLogin(api, user.auth, body);
       expect(response.status).toBe(400);
       expect(response.body.error).toBe('bad_request');
       expect(response.body.msg).toContain(field);
     });
 
     it('DELETE target_id must be an integer', async () => {
-      const response = await api
-        .http()
-        .delete('/api/v0/tfa/')
-        .set(user.auth)
-        .send({ backup_code: 'AAAA-BBBB-CCCC', target_id: 'x' });
+      const response = await removeMethod(api, user.auth, {
+        backup_code: 'AAAA-BBBB-CCCC',
+        target_id: 'x',
+      });
       expect(response.status).toBe(400);
       expect(response.body.msg).toContain('target_id');
     });
@@ -319,21 +299,17 @@ describe('2FA authentication rules', () => {
     }
 
     it('the add-method gate fails closed: 503 service_unavailable', async () => {
-      const response = await down
-        .http()
-        .post('/api/v0/tfa/confirm-new/')
-        .set(user.auth)
-        .send({ tfa_method: 'totp', code: '123456', secret: 'JBSWY3DPEHPK3PXPJBSWY3DP' });
+      const response = await confirmNew(down, user.auth, {
+        tfa_method: 'totp',
+        code: '123456',
+        secret: 'JBSWY3DPEHPK3PXPJBSWY3DP',
+      });
       expect(response.status).toBe(503);
       expect(response.body).toMatchObject({ success: false, error: 'service_unavailable' });
     });
 
     it('authorize-new-method cannot create its challenge: 500 challenge_creation_failed', async () => {
-      const response = await down
-        .http()
-        .post('/api/v0/tfa/authorize-new-method/')
-        .set(user.auth)
-        .send({ tfa_method: 'email' });
+      const response = await startAuthorization(down, user.auth, { tfa_method: 'email' });
       expect(response.status).toBe(500);
       expect(response.body).toMatchObject({ success: false, error: 'challenge_creation_failed' });
     });

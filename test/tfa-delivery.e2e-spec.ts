@@ -11,6 +11,13 @@ import {
   testPhone,
 } from '@test/support/tfa';
 import { waitFor } from '@test/support/wait';
+import {
+  resendSms,
+  sendEmail,
+  sendSms,
+  startAuthorization,
+  tfaLogin,
+} from '@test/support/tfa-requests';
 
 /** Send-code routes: SMS, resend, email, the BullMQ queue, the outbox provider and its command. */
 describe('2FA code delivery', () => {
@@ -26,11 +33,7 @@ describe('2FA code delivery', () => {
       const user = await createTestUser(api);
       const phone = testPhone();
       await addSms(api, user, phone);
-      const response = await api
-        .http()
-        .post('/api/v0/tfa/sms/')
-        .set(user.auth)
-        .send({ phone_number: phone });
+      const response = await sendSms(api, user.auth, { phone_number: phone });
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ success: true, msg: '2FA Sent', secret: expect.any(String) });
       expect(response.body.secret.length).toBeGreaterThanOrEqual(22);
@@ -56,57 +59,35 @@ describe('2FA code delivery', () => {
       const copy = await store.hget(challengeKeys[0], 'codeCiphertext');
       expect(copy).toEqual(expect.any(String));
       expect(copy).not.toContain(code);
-      await api
-        .http()
-        .post('/api/v0/tfa/')
-        .set(user.auth)
-        .send({ tfa_method: 'sms', code, secret: response.body.secret })
-        .expect(200);
+      await tfaLogin(api, user.auth, {
+        tfa_method: 'sms',
+        code,
+        secret: response.body.secret,
+      }).expect(200);
       expect(await store.exists(challengeKeys[0])).toBe(0);
     });
 
     it('a second send moments later is tfa_challenge_exists (use resend)', async () => {
       const user = await createTestUser(api);
       const phone = testPhone();
-      await api
-        .http()
-        .post('/api/v0/tfa/sms/')
-        .set(user.auth)
-        .send({ phone_number: phone })
-        .expect(200);
-      const again = await api
-        .http()
-        .post('/api/v0/tfa/sms/')
-        .set(user.auth)
-        .send({ phone_number: phone });
+      await sendSms(api, user.auth, { phone_number: phone }).expect(200);
+      const again = await sendSms(api, user.auth, { phone_number: phone });
       expect(again.status).toBe(400);
       expect(again.body).toMatchObject({ success: false, error: 'tfa_challenge_exists' });
     });
 
     it('needs a verified email, except for admins', async () => {
       const user = await createTestUser(api, { verified: false });
-      const refused = await api
-        .http()
-        .post('/api/v0/tfa/sms/')
-        .set(user.auth)
-        .send({ phone_number: testPhone() });
+      const refused = await sendSms(api, user.auth, { phone_number: testPhone() });
       expect(refused.status).toBe(400);
       expect(refused.body.error).toBe('email_not_verified');
       const admin = await createTestUser(api, { verified: false, admin: true });
       const phone = testPhone();
-      const sent = await api
-        .http()
-        .post('/api/v0/tfa/sms/')
-        .set(admin.auth)
-        .send({ phone_number: phone });
+      const sent = await sendSms(api, admin.auth, { phone_number: phone });
       expect(sent.status).toBe(200);
-      const resent = await api
-        .http()
-        .post('/api/v0/tfa/sms/resend/')
-        .set(admin.auth)
-        .send({ secret: sent.body.secret });
+      const resent = await resendSms(api, admin.auth, { secret: sent.body.secret });
       expect(resent.status).toBe(200);
-      const email = await api.http().post('/api/v0/tfa/email/').set(admin.auth).send({});
+      const email = await sendEmail(api, admin.auth, {});
       expect(email.status).toBe(400);
       expect(email.body.error).toBe('email_not_verified');
       // Not exempt on authorize-new-method either, even when it would send an SMS.
@@ -115,11 +96,7 @@ describe('2FA code delivery', () => {
         `INSERT INTO tfa_methods (user_id, method, label, phone_number) VALUES ($1, 'sms', 's', $2)`,
         [admin.id, phone],
       );
-      const authorize = await api
-        .http()
-        .post('/api/v0/tfa/authorize-new-method/')
-        .set(admin.auth)
-        .send({ tfa_method: 'sms' });
+      const authorize = await startAuthorization(api, admin.auth, { tfa_method: 'sms' });
       expect(authorize.status).toBe(400);
       expect(authorize.body.error).toBe('email_not_verified');
     });
@@ -127,22 +104,14 @@ describe('2FA code delivery', () => {
     it('without a number anywhere: missing_phone_number; a foreign method id: not_found; a TOTP id: invalid_tfa_method', async () => {
       const user = await createTestUser(api);
       const totp = await enableTotp(api, user);
-      const missing = await api.http().post('/api/v0/tfa/sms/').set(user.auth).send({});
+      const missing = await sendSms(api, user.auth, {});
       expect(missing.status).toBe(400);
       expect(missing.body.error).toBe('missing_phone_number');
-      const totpId = await api
-        .http()
-        .post('/api/v0/tfa/sms/')
-        .set(user.auth)
-        .send({ tfa_method_id: totp.methodId });
+      const totpId = await sendSms(api, user.auth, { tfa_method_id: totp.methodId });
       expect(totpId.body.error).toBe('invalid_tfa_method');
       const other = await createTestUser(api);
       const otherSms = await addSms(api, other, testPhone());
-      const foreign = await api
-        .http()
-        .post('/api/v0/tfa/sms/')
-        .set(user.auth)
-        .send({ tfa_method_id: String(otherSms.methodId) });
+      const foreign = await sendSms(api, user.auth, { tfa_method_id: String(otherSms.methodId) });
       expect(foreign.status).toBe(404);
       expect(foreign.body.error).toBe('not_found');
     });
@@ -150,22 +119,14 @@ describe('2FA code delivery', () => {
     it('an account flagged for SMS pumping gets sms_fraud_detected (403)', async () => {
       const user = await createTestUser(api);
       await sql(api, `UPDATE users SET sms_fraud_flagged_at = now() WHERE id = $1`, [user.id]);
-      const response = await api
-        .http()
-        .post('/api/v0/tfa/sms/')
-        .set(user.auth)
-        .send({ phone_number: testPhone() });
+      const response = await sendSms(api, user.auth, { phone_number: testPhone() });
       expect(response.status).toBe(403);
       expect(response.body.error).toBe('sms_fraud_detected');
     });
 
     it('a phone number that is not E.164 is bad_request', async () => {
       const user = await createTestUser(api);
-      const response = await api
-        .http()
-        .post('/api/v0/tfa/sms/')
-        .set(user.auth)
-        .send({ phone_number: '5551234' });
+      const response = await sendSms(api, user.auth, { phone_number: '5551234' });
       expect(response.status).toBe(400);
       expect(response.body.error).toBe('bad_request');
       expect(response.body.msg).toContain('phone_number');
@@ -177,13 +138,9 @@ describe('2FA code delivery', () => {
       const user = await createTestUser(api);
       const phone = testPhone();
       await addSms(api, user, phone);
-      const sent = await api.http().post('/api/v0/tfa/sms/').set(user.auth).send({}).expect(200);
+      const sent = await sendSms(api, user.auth, {}).expect(200);
       const firstCode = await readCode(api, phone);
-      const resent = await api
-        .http()
-        .post('/api/v0/tfa/sms/resend/')
-        .set(user.auth)
-        .send({ secret: sent.body.secret });
+      const resent = await resendSms(api, user.auth, { secret: sent.body.secret });
       expect(resent.status).toBe(200);
       expect(resent.body).toEqual({
         success: true,
@@ -191,28 +148,26 @@ describe('2FA code delivery', () => {
         secret: sent.body.secret,
       });
       expect(await readCode(api, phone)).toBe(firstCode);
-      await api
-        .http()
-        .post('/api/v0/tfa/')
-        .set(user.auth)
-        .send({ tfa_method: 'sms', code: firstCode, secret: sent.body.secret })
-        .expect(200);
+      await tfaLogin(api, user.auth, {
+        tfa_method: 'sms',
+        code: firstCode,
+        secret: sent.body.secret,
+      }).expect(200);
     });
 
     it('with a Bearer token and no secret, the pending SMS challenge comes back under a fresh secret', async () => {
       const user = await createTestUser(api);
       const phone = testPhone();
       await addSms(api, user, phone);
-      const sent = await api.http().post('/api/v0/tfa/sms/').set(user.auth).send({}).expect(200);
+      const sent = await sendSms(api, user.auth, {}).expect(200);
       const code = await readCode(api, phone);
       const wrong = code === '000000' ? '111111' : '000000';
-      await api
-        .http()
-        .post('/api/v0/tfa/')
-        .set(user.auth)
-        .send({ tfa_method: 'sms', code: wrong, secret: sent.body.secret })
-        .expect(400);
-      const response = await api.http().post('/api/v0/tfa/sms/resend/').set(user.auth).send({});
+      await tfaLogin(api, user.auth, {
+        tfa_method: 'sms',
+        code: wrong,
+        secret: sent.body.secret,
+      }).expect(400);
+      const response = await resendSms(api, user.auth, {});
       expect(response.status).toBe(200);
       expect(response.body).toEqual({
         success: true,
@@ -221,27 +176,26 @@ describe('2FA code delivery', () => {
       });
       expect(response.body.secret).not.toBe(sent.body.secret);
       expect(await readCode(api, phone)).toBe(code);
-      const old = await api
-        .http()
-        .post('/api/v0/tfa/')
-        .set(user.auth)
-        .send({ tfa_method: 'sms', code, secret: sent.body.secret });
+      const old = await tfaLogin(api, user.auth, {
+        tfa_method: 'sms',
+        code,
+        secret: sent.body.secret,
+      });
       expect(old.status).toBe(400);
       expect(old.body.error).toBe('no_challenge_found');
       // The wrong code made before the recovery still counts against the user's SMS channel.
       expect((await failureState(api, user.id, 'sms')).failCount).toBe(1);
-      await api
-        .http()
-        .post('/api/v0/tfa/')
-        .set(user.auth)
-        .send({ tfa_method: 'sms', code, secret: response.body.secret })
-        .expect(200);
+      await tfaLogin(api, user.auth, {
+        tfa_method: 'sms',
+        code,
+        secret: response.body.secret,
+      }).expect(200);
     });
 
     it('with a Bearer token, no secret and no SMS code pending: no_challenge_found', async () => {
       const user = await createTestUser(api);
       await addSms(api, user, testPhone());
-      const response = await api.http().post('/api/v0/tfa/sms/resend/').set(user.auth).send({});
+      const response = await resendSms(api, user.auth, {});
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ success: false, error: 'no_challenge_found' });
     });
@@ -250,27 +204,17 @@ describe('2FA code delivery', () => {
       const user = await createTestUser(api);
       const phone = testPhone();
       await addSms(api, user, phone);
-      const sent = await api.http().post('/api/v0/tfa/sms/').set(user.auth).send({});
-      const mismatch = await api
-        .http()
-        .post('/api/v0/tfa/sms/resend/')
-        .set(user.auth)
-        .send({ secret: sent.body.secret, phone_number: testPhone() });
+      const sent = await sendSms(api, user.auth, {});
+      const mismatch = await resendSms(api, user.auth, {
+        secret: sent.body.secret,
+        phone_number: testPhone(),
+      });
       expect(mismatch.status).toBe(400);
       expect(mismatch.body.error).toBe('phone_number_mismatch');
       // Enrolment and the send were SMS 1 and 2; resends count too (a refused one does not).
       for (let i = 0; i < 3; i += 1)
-        await api
-          .http()
-          .post('/api/v0/tfa/sms/resend/')
-          .set(user.auth)
-          .send({ secret: sent.body.secret })
-          .expect(200);
-      const limited = await api
-        .http()
-        .post('/api/v0/tfa/sms/resend/')
-        .set(user.auth)
-        .send({ secret: sent.body.secret });
+        await resendSms(api, user.auth, { secret: sent.body.secret }).expect(200);
+      const limited = await resendSms(api, user.auth, { secret: sent.body.secret });
       expect(limited.status).toBe(429);
       expect(limited.body.error).toBe('sms_rate_limited');
     });
@@ -279,7 +223,7 @@ describe('2FA code delivery', () => {
       const user = await createTestUser(api);
       const phone = testPhone();
       await addSms(api, user, phone);
-      const sent = await api.http().post('/api/v0/tfa/sms/').set(user.auth).send({});
+      const sent = await sendSms(api, user.auth, {});
       const response = await api
         .http()
         .post('/api/v0/tfa/resend/')
@@ -296,8 +240,8 @@ describe('2FA code delivery', () => {
     it('a fresh challenge and secret on every Bearer call', async () => {
       const user = await createTestUser(api);
       const before = await outboxCount(api, user.email);
-      const first = await api.http().post('/api/v0/tfa/email/').set(user.auth).send({});
-      const second = await api.http().post('/api/v0/tfa/email/').set(user.auth).send({});
+      const first = await sendEmail(api, user.auth, {});
+      const second = await sendEmail(api, user.auth, {});
       expect(first.body).toEqual({
         success: true,
         msg: '2FA code sent to your email address.',
@@ -319,7 +263,7 @@ describe('2FA code delivery', () => {
       await sql(api, `UPDATE users SET email = 'x' || id || '@cleanup.test' WHERE email = ''`);
       await sql(api, `UPDATE users SET email = '' WHERE id = $1`, [user.id]);
       try {
-        const response = await api.http().post('/api/v0/tfa/email/').set(user.auth).send({});
+        const response = await sendEmail(api, user.auth, {});
         expect(response.status).toBe(400);
         expect(response.body.error).toBe('missing_email');
       } finally {
@@ -341,12 +285,7 @@ describe('2FA code delivery', () => {
   it('manage outbox:list --to ADDRESS prints the delivered messages as JSON', async () => {
     const user = await createTestUser(api);
     const phone = testPhone();
-    await api
-      .http()
-      .post('/api/v0/tfa/sms/')
-      .set(user.auth)
-      .send({ phone_number: phone })
-      .expect(200);
+    await sendSms(api, user.auth, { phone_number: phone }).expect(200);
     const code = await readCode(api, phone);
     const result = await runManage(['outbox:list', '--to', phone]);
     expect(result.code).toBe(0);

@@ -14,6 +14,13 @@ import {
   testPhone,
   totpCode,
 } from '@test/support/tfa';
+import {
+  passwordLogin,
+  resendSms,
+  sendEmail,
+  sendSms,
+  tfaStatus,
+} from '@test/support/tfa-requests';
 
 /** POST /api/v0/tfa/: the logged-out flow, the command-line flow, backup codes, expiry. */
 describe('2FA login', () => {
@@ -30,11 +37,8 @@ describe('2FA login', () => {
     return { user, password };
   }
 
-  async function passwordLogin(user: TestUser, password: string) {
-    const response = await api
-      .http()
-      .post('/api/v0/users/login/')
-      .send({ email: user.email, password });
+  async function tfaChallenge(user: TestUser, password: string) {
+    const response = await passwordLogin(api, { email: user.email, password });
     expect(response.body.tfa_required).toBe(true);
     return response.body as { tfa_secret: string; methods: Array<Record<string, unknown>> };
   }
@@ -52,9 +56,9 @@ describe('2FA login', () => {
       const { user, password } = await passwordUser();
       const phone = testPhone();
       await addSms(api, user, phone);
-      const login = await passwordLogin(user, password);
+      const login = await tfaChallenge(user, password);
       expect(login.methods).toEqual([expect.objectContaining({ method: 'sms' })]);
-      const sent = await api.http().post('/api/v0/tfa/sms/').send({ secret: login.tfa_secret });
+      const sent = await sendSms(api, null, { secret: login.tfa_secret });
       expect(sent.status).toBe(200);
       expect(sent.body).toEqual({ success: true, msg: '2FA Sent', secret: login.tfa_secret });
       const response = await tfaLogin({
@@ -91,7 +95,7 @@ describe('2FA login', () => {
     it('TOTP and email with the secret alone', async () => {
       const { user, password } = await passwordUser();
       const totp = await enableTotp(api, user);
-      const first = await passwordLogin(user, password);
+      const first = await tfaChallenge(user, password);
       const viaTotp = await tfaLogin({
         tfa_method: 'totp',
         code: totpCode(totp.secret),
@@ -106,8 +110,8 @@ describe('2FA login', () => {
       });
       expect(reuse.body.error).toBe('no_challenge_found');
 
-      const second = await passwordLogin(user, password);
-      const email = await api.http().post('/api/v0/tfa/email/').send({ secret: second.tfa_secret });
+      const second = await tfaChallenge(user, password);
+      const email = await sendEmail(api, null, { secret: second.tfa_secret });
       expect(email.body).toEqual({
         success: true,
         msg: '2FA code sent to your email address.',
@@ -124,7 +128,7 @@ describe('2FA login', () => {
     it('a backup code with the secret alone', async () => {
       const { user, password } = await passwordUser();
       const totp = await enableTotp(api, user);
-      const login = await passwordLogin(user, password);
+      const login = await tfaChallenge(user, password);
       const response = await tfaLogin({
         backup_code: totp.backupCodes[0],
         secret: login.tfa_secret,
@@ -138,9 +142,9 @@ describe('2FA login', () => {
       const password = `pw-${randomUUID()}`;
       const phone = testPhone();
       const user = await createTestUser(api, { password, phone, legacyTfa: true });
-      const login = await passwordLogin(user, password);
+      const login = await tfaChallenge(user, password);
       expect(login.methods).toEqual([expect.objectContaining({ method: 'sms', legacy: true })]);
-      await api.http().post('/api/v0/tfa/sms/').send({ secret: login.tfa_secret }).expect(200);
+      await sendSms(api, null, { secret: login.tfa_secret }).expect(200);
       const code = await readCode(api, phone);
       const wrong = await tfaLogin({
         tfa_method: 'sms',
@@ -157,11 +161,11 @@ describe('2FA login', () => {
     it('logged out, codes go only to numbers on file (phone_number_mismatch)', async () => {
       const { user, password } = await passwordUser();
       await addSms(api, user, testPhone());
-      const login = await passwordLogin(user, password);
-      const response = await api
-        .http()
-        .post('/api/v0/tfa/sms/')
-        .send({ secret: login.tfa_secret, phone_number: testPhone() });
+      const login = await tfaChallenge(user, password);
+      const response = await sendSms(api, null, {
+        secret: login.tfa_secret,
+        phone_number: testPhone(),
+      });
       expect(response.status).toBe(400);
       expect(response.body.error).toBe('phone_number_mismatch');
     });
@@ -191,7 +195,7 @@ describe('2FA login', () => {
       const user = await createTestUser(api);
       const phone = testPhone();
       const sms = await addSms(api, user, phone);
-      const sent = await api.http().post('/api/v0/tfa/sms/').set(user.auth).send({});
+      const sent = await sendSms(api, user.auth, {});
       expect(sent.body).toMatchObject({
         success: true,
         msg: '2FA Sent',
@@ -328,19 +332,19 @@ describe('2FA login', () => {
       expect(refused.status).toBe(429);
       expect(refused.body.error).toBe('tfa_locked');
       // The SMS method is not locked.
-      const sent = await api.http().post('/api/v0/tfa/sms/').set(user.auth).send({});
+      const sent = await sendSms(api, user.auth, {});
       const viaSms = await tfaLogin(
         { tfa_method: 'sms', code: await readCode(api, phone), secret: sent.body.secret },
         user,
       );
       expect(viaSms.status).toBe(200);
-      const status = await api.http().get('/api/v0/tfa/status/').set(user.auth);
+      const status = await tfaStatus(api, user.auth);
       const lockedRecord = status.body.methods.find((m: { method: string }) => m.method === 'totp');
       expect(lockedRecord).toMatchObject({ fail_count: 5, locked_until: locked.body.locked_until });
       // 15 minutes pass.
       await ageFailures(api, user.id);
       await tfaLogin({ tfa_method: 'totp', code: good }, user).expect(200);
-      const after = await api.http().get('/api/v0/tfa/status/').set(user.auth);
+      const after = await tfaStatus(api, user.auth);
       expect(after.body.methods.find((m: { method: string }) => m.method === 'totp')).toMatchObject(
         {
           fail_count: 0,
@@ -367,18 +371,14 @@ describe('2FA login', () => {
       const user = await createTestUser(api);
       const phone = testPhone();
       const sms = await addSms(api, user, phone);
-      const first = await api.http().post('/api/v0/tfa/sms/').set(user.auth).send({});
+      const first = await sendSms(api, user.auth, {});
       const code = await readCode(api, phone);
       for (let i = 0; i < 2; i += 1)
         await tfaLogin(
           { tfa_method: 'sms', code: wrongCode(code), secret: first.body.secret },
           user,
         ).expect(400);
-      const resent = await api
-        .http()
-        .post('/api/v0/tfa/sms/resend/')
-        .set(user.auth)
-        .send({ secret: first.body.secret });
+      const resent = await resendSms(api, user.auth, { secret: first.body.secret });
       expect(resent.status).toBe(200);
       const resentCode = await readCode(api, phone);
       const third = await tfaLogin(
@@ -388,11 +388,7 @@ describe('2FA login', () => {
       expect(third.body.fail_count).toBe(3);
       await forgetRecentSms(api, user.id);
       await forgetRecentSend(api, phone);
-      const fresh = await api
-        .http()
-        .post('/api/v0/tfa/sms/')
-        .set(user.auth)
-        .send({ tfa_method_id: sms.methodId });
+      const fresh = await sendSms(api, user.auth, { tfa_method_id: sms.methodId });
       const freshCode = await readCode(api, phone);
       const fourth = await tfaLogin(
         { tfa_method: 'sms', code: wrongCode(freshCode), secret: fresh.body.secret },
@@ -409,7 +405,7 @@ describe('2FA login', () => {
     it('5 wrong email codes lock the email channel, on that challenge or any new one', async () => {
       const user = await createTestUser(api);
       await enableTotp(api, user);
-      const sent = await api.http().post('/api/v0/tfa/email/').set(user.auth).send({});
+      const sent = await sendEmail(api, user.auth, {});
       const code = await readCode(api, user.email);
       for (let i = 0; i < 4; i += 1) {
         const response = await tfaLogin(
@@ -426,7 +422,7 @@ describe('2FA login', () => {
       expect(fifth.body).toMatchObject({ error: 'tfa_locked', fail_count: 5 });
       const late = await tfaLogin({ tfa_method: 'email', code, secret: sent.body.secret }, user);
       expect(late.status).toBe(429);
-      const again = await api.http().post('/api/v0/tfa/email/').set(user.auth).send({});
+      const again = await sendEmail(api, user.auth, {});
       const fresh = await tfaLogin(
         {
           tfa_method: 'email',
@@ -442,7 +438,7 @@ describe('2FA login', () => {
     it('after 10 minutes the challenge is expired (2fa_expired)', async () => {
       const user = await createTestUser(api);
       await enableTotp(api, user);
-      const sent = await api.http().post('/api/v0/tfa/email/').set(user.auth).send({});
+      const sent = await sendEmail(api, user.auth, {});
       const code = await readCode(api, user.email);
       const store = redis(api);
       const keys = await store.keys('tfa:challenge:*');
@@ -492,11 +488,7 @@ describe('2FA login', () => {
       const user = await createTestUser(api);
       await enableTotp(api, user);
       const phone = testPhone();
-      const sent = await api
-        .http()
-        .post('/api/v0/tfa/sms/')
-        .set(user.auth)
-        .send({ phone_number: phone });
+      const sent = await sendSms(api, user.auth, { phone_number: phone });
       const response = await tfaLogin(
         { tfa_method: 'sms', code: await readCode(api, phone), secret: sent.body.secret },
         user,

@@ -10,6 +10,16 @@ import {
   testPhone,
   totpCode,
 } from '@test/support/tfa';
+import {
+  confirmNew,
+  regenBackupCodes,
+  removeMethod,
+  sendEmail,
+  sendSms,
+  tfaLogin,
+  tfaStatus,
+  totpSetup,
+} from '@test/support/tfa-requests';
 
 /** DELETE /tfa/ and PUT /tfa/regen-backup-codes/, legacy accounts, deprecated test-submit. */
 describe('2FA method management', () => {
@@ -20,19 +30,14 @@ describe('2FA method management', () => {
   });
   afterAll(() => api.close());
 
-  const remove = (user: TestUser, body: Record<string, unknown>) =>
-    api.http().delete('/api/v0/tfa/').set(user.auth).send(body);
-  const regen = (user: TestUser, body: Record<string, unknown>) =>
-    api.http().put('/api/v0/tfa/regen-backup-codes/').set(user.auth).send(body);
-  const status = async (user: TestUser) =>
-    (await api.http().get('/api/v0/tfa/status/').set(user.auth)).body;
+  const status = async (user: TestUser) => (await tfaStatus(api, user.auth)).body;
 
   describe('DELETE /tfa/', () => {
     it('removes one method and reports remaining_methods', async () => {
       const user = await createTestUser(api);
       const totp = await enableTotp(api, user);
       const sms = await addSms(api, user, testPhone(), { authorize: false });
-      const response = await remove(user, {
+      const response = await removeMethod(api, user.auth, {
         tfa_method: 'totp',
         code: totpCode(totp.secret),
         target_id: sms.methodId,
@@ -53,15 +58,14 @@ describe('2FA method management', () => {
       const user = await createTestUser(api);
       const phone = testPhone();
       const sms = await addSms(api, user, phone);
-      const setup = await api.http().post('/api/v0/tfa/totp-setup/').set(user.auth).send({});
-      await api
-        .http()
-        .post('/api/v0/tfa/confirm-new/')
-        .set(user.auth)
-        .send({ tfa_method: 'totp', code: totpCode(setup.body.secret), secret: setup.body.secret })
-        .expect(200);
-      const sent = await api.http().post('/api/v0/tfa/sms/').set(user.auth).send({});
-      const response = await remove(user, {
+      const setup = await totpSetup(api, user.auth, {});
+      await confirmNew(api, user.auth, {
+        tfa_method: 'totp',
+        code: totpCode(setup.body.secret),
+        secret: setup.body.secret,
+      }).expect(200);
+      const sent = await sendSms(api, user.auth, {});
+      const response = await removeMethod(api, user.auth, {
         tfa_method: 'sms',
         code: await readCode(api, phone),
         secret: sent.body.secret,
@@ -81,7 +85,10 @@ describe('2FA method management', () => {
     it('removing the last method disables 2FA and soft-deletes the backup codes', async () => {
       const user = await createTestUser(api);
       const totp = await enableTotp(api, user);
-      const response = await remove(user, { tfa_method: 'totp', code: totpCode(totp.secret) });
+      const response = await removeMethod(api, user.auth, {
+        tfa_method: 'totp',
+        code: totpCode(totp.secret),
+      });
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ success: true, msg: '2FA Successfully Disabled' });
       const after = await status(user);
@@ -103,11 +110,11 @@ describe('2FA method management', () => {
     it('with a backup code target_id is required; then it removes the target', async () => {
       const user = await createTestUser(api);
       const totp = await enableTotp(api, user);
-      const missing = await remove(user, { backup_code: totp.backupCodes[0] });
+      const missing = await removeMethod(api, user.auth, { backup_code: totp.backupCodes[0] });
       expect(missing.status).toBe(400);
       expect(missing.body.error).toBe('bad_request');
       expect(missing.body.msg).toContain('target_id');
-      const response = await remove(user, {
+      const response = await removeMethod(api, user.auth, {
         backup_code: totp.backupCodes[0],
         target_id: totp.methodId,
       });
@@ -119,7 +126,7 @@ describe('2FA method management', () => {
       const totp = await enableTotp(api, user);
       const other = await createTestUser(api);
       const otherTotp = await enableTotp(api, other);
-      const foreign = await remove(user, {
+      const foreign = await removeMethod(api, user.auth, {
         tfa_method: 'totp',
         code: totpCode(totp.secret),
         target_id: otherTotp.methodId,
@@ -127,7 +134,7 @@ describe('2FA method management', () => {
       expect(foreign.status).toBe(404);
       expect(foreign.body.error).toBe('not_found');
       const good = totpCode(totp.secret);
-      const wrong = await remove(user, {
+      const wrong = await removeMethod(api, user.auth, {
         tfa_method: 'totp',
         code: good === '000000' ? '111111' : '000000',
       });
@@ -137,7 +144,7 @@ describe('2FA method management', () => {
         fail_count: 1,
         locked_until: null,
       });
-      const badBackup = await remove(user, {
+      const badBackup = await removeMethod(api, user.auth, {
         backup_code: 'AAAA-BBBB-CCCC',
         target_id: totp.methodId,
       });
@@ -150,9 +157,9 @@ describe('2FA method management', () => {
     it('legacy account: disabled with the same message, no codes touched', async () => {
       const phone = testPhone();
       const user = await createTestUser(api, { phone, legacyTfa: true });
-      const sent = await api.http().post('/api/v0/tfa/sms/').set(user.auth).send({});
+      const sent = await sendSms(api, user.auth, {});
       expect(sent.status).toBe(200);
-      const response = await remove(user, {
+      const response = await removeMethod(api, user.auth, {
         tfa_method: 'sms',
         code: await readCode(api, phone),
         secret: sent.body.secret,
@@ -168,33 +175,30 @@ describe('2FA method management', () => {
     it('replaces the whole set: 10 new codes once, the old ones stop working', async () => {
       const user = await createTestUser(api);
       const totp = await enableTotp(api, user);
-      const response = await regen(user, { tfa_method: 'totp', code: totpCode(totp.secret) });
+      const response = await regenBackupCodes(api, user.auth, {
+        tfa_method: 'totp',
+        code: totpCode(totp.secret),
+      });
       expect(response.status).toBe(200);
       expect(response.body.success).toBe(true);
       expect(response.body.backup_codes).toHaveLength(10);
       expect(response.body.backup_codes).not.toContain(totp.backupCodes[0]);
       expect((await status(user)).backup_codes_remaining).toBe(10);
-      const old = await api
-        .http()
-        .post('/api/v0/tfa/')
-        .set(user.auth)
-        .send({ backup_code: totp.backupCodes[1] });
+      const old = await tfaLogin(api, user.auth, { backup_code: totp.backupCodes[1] });
       expect(old.status).toBe(401);
-      const fresh = await api
-        .http()
-        .post('/api/v0/tfa/')
-        .set(user.auth)
-        .send({ backup_code: response.body.backup_codes[0] });
+      const fresh = await tfaLogin(api, user.auth, { backup_code: response.body.backup_codes[0] });
       expect(fresh.status).toBe(200);
     });
 
     it('verification by backup code or email works too', async () => {
       const user = await createTestUser(api);
       const totp = await enableTotp(api, user);
-      const viaBackup = await regen(user, { backup_code: totp.backupCodes[0] });
+      const viaBackup = await regenBackupCodes(api, user.auth, {
+        backup_code: totp.backupCodes[0],
+      });
       expect(viaBackup.body.backup_codes).toHaveLength(10);
-      const sent = await api.http().post('/api/v0/tfa/email/').set(user.auth).send({});
-      const viaEmail = await regen(user, {
+      const sent = await sendEmail(api, user.auth, {});
+      const viaEmail = await regenBackupCodes(api, user.auth, {
         tfa_method: 'email',
         code: await readCode(api, user.email),
         secret: sent.body.secret,
@@ -214,8 +218,8 @@ describe('2FA method management', () => {
       expect(deprecated.status).toBe(400);
       expect(deprecated.body.error).toBe('untracked_2fa_found');
       expect(deprecated.headers.deprecation).toBe('true');
-      const sent = await api.http().post('/api/v0/tfa/sms/').set(user.auth).send({});
-      const response = await regen(user, {
+      const sent = await sendSms(api, user.auth, {});
+      const response = await regenBackupCodes(api, user.auth, {
         tfa_method: 'sms',
         code: await readCode(api, phone),
         secret: sent.body.secret,
@@ -233,12 +237,12 @@ describe('2FA method management', () => {
       // The backfilled method now verifies logins.
       await forgetRecentSms(api, user.id);
       await forgetRecentSend(api, phone);
-      const again = await api.http().post('/api/v0/tfa/sms/').set(user.auth).send({});
-      const login = await api
-        .http()
-        .post('/api/v0/tfa/')
-        .set(user.auth)
-        .send({ tfa_method: 'sms', code: await readCode(api, phone), secret: again.body.secret });
+      const again = await sendSms(api, user.auth, {});
+      const login = await tfaLogin(api, user.auth, {
+        tfa_method: 'sms',
+        code: await readCode(api, phone),
+        secret: again.body.secret,
+      });
       expect(login.status).toBe(200);
       expect(login.body).not.toHaveProperty('legacy_tfa_user');
     });
@@ -246,11 +250,11 @@ describe('2FA method management', () => {
     it('a missing code is missing_auth_value (400); 2FA off is a verification failure', async () => {
       const user = await createTestUser(api);
       await enableTotp(api, user);
-      const missing = await regen(user, { tfa_method: 'totp' });
+      const missing = await regenBackupCodes(api, user.auth, { tfa_method: 'totp' });
       expect(missing.status).toBe(400);
       expect(missing.body.error).toBe('missing_auth_value');
       const plain = await createTestUser(api);
-      const off = await regen(plain, { tfa_method: 'totp', code: '123456' });
+      const off = await regenBackupCodes(api, plain.auth, { tfa_method: 'totp', code: '123456' });
       expect(off.status).toBe(400);
       expect(off.body.error).toBe('2fa_verification_failed');
     });

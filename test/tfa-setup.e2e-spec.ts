@@ -10,6 +10,17 @@ import {
   testPhone,
   totpCode,
 } from '@test/support/tfa';
+import {
+  confirmAuthorization,
+  confirmNew,
+  confirmTotp,
+  sendEmail,
+  sendSms,
+  startAuthorization,
+  tfaStatus,
+  totpSetup,
+  updateMethod,
+} from '@test/support/tfa-requests';
 
 /** Adding methods: status, totp-setup, authorize-new-method (both steps), confirm-new, update. */
 describe('2FA setup', () => {
@@ -20,7 +31,7 @@ describe('2FA setup', () => {
   });
   afterAll(() => api.close());
 
-  const status = (user: TestUser) => api.http().get('/api/v0/tfa/status/').set(user.auth);
+  const status = (user: TestUser) => tfaStatus(api, user.auth);
 
   describe('GET /tfa/status/', () => {
     it('reports a user without 2FA', async () => {
@@ -68,7 +79,7 @@ describe('2FA setup', () => {
   describe('POST /tfa/totp-setup/', () => {
     it('returns a 160-bit base32 secret and an otpauth URI, and adds no method', async () => {
       const user = await createTestUser(api);
-      const response = await api.http().post('/api/v0/tfa/totp-setup/').set(user.auth).send({});
+      const response = await totpSetup(api, user.auth, {});
       expect(response.status).toBe(200);
       expect(response.body.success).toBe(true);
       expect(response.body.secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -86,20 +97,15 @@ describe('2FA setup', () => {
   describe('authorize-new-method', () => {
     it('forces email for a user without methods and grants 30 minutes after the PUT', async () => {
       const user = await createTestUser(api);
-      const start = await api
-        .http()
-        .post('/api/v0/tfa/authorize-new-method/')
-        .set(user.auth)
-        .send({ tfa_method: 'sms' });
+      const start = await startAuthorization(api, user.auth, { tfa_method: 'sms' });
       expect(start.status).toBe(200);
       expect(start.body).toEqual({ success: true, secret: expect.any(String) });
       const code = await readCode(api, user.email);
       expect((await status(user)).body.new_method_authorized).toBe(false);
-      const confirm = await api
-        .http()
-        .put('/api/v0/tfa/authorize-new-method/')
-        .set(user.auth)
-        .send({ secret: start.body.secret, code });
+      const confirm = await confirmAuthorization(api, user.auth, {
+        secret: start.body.secret,
+        code,
+      });
       expect(confirm.status).toBe(200);
       expect(confirm.body).toEqual({ success: true, msg: 'Authorization successful.' });
       expect((await status(user)).body.new_method_authorized).toBe(true);
@@ -112,11 +118,9 @@ describe('2FA setup', () => {
       const user = await createTestUser(api);
       const totp = await enableTotp(api, user);
       await redis(api).del(`tfa:add-method-authorized:${user.id}`);
-      const response = await api
-        .http()
-        .post('/api/v0/tfa/authorize-new-method/')
-        .set(user.auth)
-        .send({ backup_code: totp.backupCodes[0] });
+      const response = await startAuthorization(api, user.auth, {
+        backup_code: totp.backupCodes[0],
+      });
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ success: true, msg: 'Authorization successful.' });
       expect((await status(user)).body.new_method_authorized).toBe(true);
@@ -127,17 +131,14 @@ describe('2FA setup', () => {
       const totp = await enableTotp(api, user);
       await redis(api).del(`tfa:add-method-authorized:${user.id}`);
       await sql(api, `UPDATE users SET email_verified_at = NULL WHERE id = $1`, [user.id]);
-      const start = await api
-        .http()
-        .post('/api/v0/tfa/authorize-new-method/')
-        .set(user.auth)
-        .send({ tfa_method_id: String(totp.methodId) });
+      const start = await startAuthorization(api, user.auth, {
+        tfa_method_id: String(totp.methodId),
+      });
       expect(start.status).toBe(200);
-      const confirm = await api
-        .http()
-        .put('/api/v0/tfa/authorize-new-method/')
-        .set(user.auth)
-        .send({ secret: start.body.secret, code: totpCode(totp.secret) });
+      const confirm = await confirmAuthorization(api, user.auth, {
+        secret: start.body.secret,
+        code: totpCode(totp.secret),
+      });
       expect(confirm.status).toBe(200);
       expect((await status(user)).body.new_method_authorized).toBe(true);
     });
@@ -147,34 +148,24 @@ describe('2FA setup', () => {
       const phone = testPhone();
       await addSms(api, user, phone);
       await redis(api).del(`tfa:add-method-authorized:${user.id}`);
-      const start = await api
-        .http()
-        .post('/api/v0/tfa/authorize-new-method/')
-        .set(user.auth)
-        .send({ tfa_method: 'sms' });
+      const start = await startAuthorization(api, user.auth, { tfa_method: 'sms' });
       expect(start.status).toBe(200);
-      const confirm = await api
-        .http()
-        .put('/api/v0/tfa/authorize-new-method/')
-        .set(user.auth)
-        .send({ secret: start.body.secret, code: await readCode(api, phone) });
+      const confirm = await confirmAuthorization(api, user.auth, {
+        secret: start.body.secret,
+        code: await readCode(api, phone),
+      });
       expect(confirm.status).toBe(200);
     });
 
     it('PUT without a prior POST: no_pending_authorization; missing fields: missing_params', async () => {
       const user = await createTestUser(api);
-      const none = await api
-        .http()
-        .put('/api/v0/tfa/authorize-new-method/')
-        .set(user.auth)
-        .send({ secret: 'never-issued', code: '123456' });
+      const none = await confirmAuthorization(api, user.auth, {
+        secret: 'never-issued',
+        code: '123456',
+      });
       expect(none.status).toBe(400);
       expect(none.body).toMatchObject({ success: false, error: 'no_pending_authorization' });
-      const missing = await api
-        .http()
-        .put('/api/v0/tfa/authorize-new-method/')
-        .set(user.auth)
-        .send({ code: '123456' });
+      const missing = await confirmAuthorization(api, user.auth, { code: '123456' });
       expect(missing.status).toBe(400);
       expect(missing.body.error).toBe('missing_params');
     });
@@ -214,30 +205,24 @@ describe('2FA setup', () => {
 
     it('PUT with a login secret is not a pending authorization', async () => {
       const user = await createTestUser(api);
-      const sent = await api.http().post('/api/v0/tfa/email/').set(user.auth).send({});
-      const response = await api
-        .http()
-        .put('/api/v0/tfa/authorize-new-method/')
-        .set(user.auth)
-        .send({ secret: sent.body.secret, code: await readCode(api, user.email) });
+      const sent = await sendEmail(api, user.auth, {});
+      const response = await confirmAuthorization(api, user.auth, {
+        secret: sent.body.secret,
+        code: await readCode(api, user.email),
+      });
       expect(response.body.error).toBe('no_pending_authorization');
       expect((await status(user)).body.new_method_authorized).toBe(false);
     });
 
     it('a wrong code on the PUT step fails and grants nothing', async () => {
       const user = await createTestUser(api);
-      const start = await api
-        .http()
-        .post('/api/v0/tfa/authorize-new-method/')
-        .set(user.auth)
-        .send({});
+      const start = await startAuthorization(api, user.auth, {});
       const code = await readCode(api, user.email);
       const wrong = code === '000000' ? '111111' : '000000';
-      const response = await api
-        .http()
-        .put('/api/v0/tfa/authorize-new-method/')
-        .set(user.auth)
-        .send({ secret: start.body.secret, code: wrong });
+      const response = await confirmAuthorization(api, user.auth, {
+        secret: start.body.secret,
+        code: wrong,
+      });
       expect(response.status).toBe(400);
       expect(response.body.error).toBe('2fa_verification_failed');
       // Email codes are counted per user like a method's: the body says how many.
@@ -247,11 +232,7 @@ describe('2FA setup', () => {
 
     it('the email flow needs a verified email', async () => {
       const user = await createTestUser(api, { verified: false });
-      const response = await api
-        .http()
-        .post('/api/v0/tfa/authorize-new-method/')
-        .set(user.auth)
-        .send({ tfa_method: 'email' });
+      const response = await startAuthorization(api, user.auth, { tfa_method: 'email' });
       expect(response.status).toBe(400);
       expect(response.body.error).toBe('email_not_verified');
     });
@@ -259,20 +240,14 @@ describe('2FA setup', () => {
     it("an unknown method type the user lacks is invalid_tfa_method; another user's id is 404", async () => {
       const user = await createTestUser(api);
       await enableTotp(api, user);
-      const noSms = await api
-        .http()
-        .post('/api/v0/tfa/authorize-new-method/')
-        .set(user.auth)
-        .send({ tfa_method: 'sms' });
+      const noSms = await startAuthorization(api, user.auth, { tfa_method: 'sms' });
       expect(noSms.status).toBe(400);
       expect(noSms.body.error).toBe('invalid_tfa_method');
       const other = await createTestUser(api);
       const otherTotp = await enableTotp(api, other);
-      const foreign = await api
-        .http()
-        .post('/api/v0/tfa/authorize-new-method/')
-        .set(user.auth)
-        .send({ tfa_method_id: otherTotp.methodId });
+      const foreign = await startAuthorization(api, user.auth, {
+        tfa_method_id: otherTotp.methodId,
+      });
       expect(foreign.status).toBe(404);
       expect(foreign.body.error).toBe('not_found');
     });
@@ -288,12 +263,7 @@ describe('2FA setup', () => {
         60_000,
       );
       expect((await status(user)).body.new_method_authorized).toBe(false);
-      const setup = await api.http().post('/api/v0/tfa/totp-setup/').set(user.auth).send({});
-      const response = await api
-        .http()
-        .post('/api/v0/tfa/confirm-new/')
-        .set(user.auth)
-        .send({ tfa_method: 'totp', code: totpCode(setup.body.secret), secret: setup.body.secret });
+      const { response } = await confirmTotp(api, user.auth);
       expect(response.status).toBe(403);
       expect(response.body).toMatchObject({ success: false, error: 'authorization_required' });
     });
@@ -303,17 +273,7 @@ describe('2FA setup', () => {
     it('the first method enables 2FA and returns 10 backup codes once', async () => {
       const user = await createTestUser(api);
       await authorizeByEmail(api, user);
-      const setup = await api.http().post('/api/v0/tfa/totp-setup/').set(user.auth).send({});
-      const response = await api
-        .http()
-        .post('/api/v0/tfa/confirm-new/')
-        .set(user.auth)
-        .send({
-          tfa_method: 'totp',
-          code: totpCode(setup.body.secret),
-          secret: setup.body.secret,
-          label: 'Phone app',
-        });
+      const { setup, response } = await confirmTotp(api, user.auth, { label: 'Phone app' });
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({
         success: true,
@@ -350,21 +310,13 @@ describe('2FA setup', () => {
       const user = await createTestUser(api);
       await enableTotp(api, user);
       const phone = testPhone();
-      const sent = await api
-        .http()
-        .post('/api/v0/tfa/sms/')
-        .set(user.auth)
-        .send({ phone_number: phone });
-      const response = await api
-        .http()
-        .post('/api/v0/tfa/confirm-new/')
-        .set(user.auth)
-        .send({
-          tfa_method: 'sms',
-          code: await readCode(api, phone),
-          secret: sent.body.secret,
-          phone_number: phone,
-        });
+      const sent = await sendSms(api, user.auth, { phone_number: phone });
+      const response = await confirmNew(api, user.auth, {
+        tfa_method: 'sms',
+        code: await readCode(api, phone),
+        secret: sent.body.secret,
+        phone_number: phone,
+      });
       expect(response.status).toBe(200);
       expect(response.body.msg).toBe('SMS 2FA method added successfully');
       expect(response.body).not.toHaveProperty('backup_codes');
@@ -374,42 +326,32 @@ describe('2FA setup', () => {
     it('the same type twice is duplicate_tfa_method', async () => {
       const user = await createTestUser(api);
       await enableTotp(api, user);
-      const setup = await api.http().post('/api/v0/tfa/totp-setup/').set(user.auth).send({});
-      const response = await api
-        .http()
-        .post('/api/v0/tfa/confirm-new/')
-        .set(user.auth)
-        .send({ tfa_method: 'totp', code: totpCode(setup.body.secret), secret: setup.body.secret });
+      const { response } = await confirmTotp(api, user.auth);
       expect(response.status).toBe(400);
       expect(response.body.error).toBe('duplicate_tfa_method');
     });
 
     it('without authorization: authorization_required (403)', async () => {
       const user = await createTestUser(api);
-      const setup = await api.http().post('/api/v0/tfa/totp-setup/').set(user.auth).send({});
-      const response = await api
-        .http()
-        .post('/api/v0/tfa/confirm-new/')
-        .set(user.auth)
-        .send({ tfa_method: 'totp', code: totpCode(setup.body.secret), secret: setup.body.secret });
+      const { response } = await confirmTotp(api, user.auth);
       expect(response.status).toBe(403);
       expect(response.body.error).toBe('authorization_required');
     });
 
     it('email cannot be added (invalid_tfa_method); an unknown type is bad_request', async () => {
       const user = await createTestUser(api);
-      const email = await api
-        .http()
-        .post('/api/v0/tfa/confirm-new/')
-        .set(user.auth)
-        .send({ tfa_method: 'email', code: '123456', secret: 'x' });
+      const email = await confirmNew(api, user.auth, {
+        tfa_method: 'email',
+        code: '123456',
+        secret: 'x',
+      });
       expect(email.status).toBe(400);
       expect(email.body.error).toBe('invalid_tfa_method');
-      const unknown = await api
-        .http()
-        .post('/api/v0/tfa/confirm-new/')
-        .set(user.auth)
-        .send({ tfa_method: 'voice', code: '123456', secret: 'x' });
+      const unknown = await confirmNew(api, user.auth, {
+        tfa_method: 'voice',
+        code: '123456',
+        secret: 'x',
+      });
       expect(unknown.status).toBe(400);
       expect(unknown.body.error).toBe('bad_request');
       expect(unknown.body.msg).toContain('tfa_method');
@@ -418,24 +360,21 @@ describe('2FA setup', () => {
     it('a wrong TOTP code adds nothing; a label over 30 characters is bad_request', async () => {
       const user = await createTestUser(api);
       await authorizeByEmail(api, user);
-      const setup = await api.http().post('/api/v0/tfa/totp-setup/').set(user.auth).send({});
+      const setup = await totpSetup(api, user.auth, {});
       const good = totpCode(setup.body.secret);
-      const wrong = await api
-        .http()
-        .post('/api/v0/tfa/confirm-new/')
-        .set(user.auth)
-        .send({
-          tfa_method: 'totp',
-          code: good === '000000' ? '111111' : '000000',
-          secret: setup.body.secret,
-        });
+      const wrong = await confirmNew(api, user.auth, {
+        tfa_method: 'totp',
+        code: good === '000000' ? '111111' : '000000',
+        secret: setup.body.secret,
+      });
       expect(wrong.status).toBe(400);
       expect(wrong.body.error).toBe('2fa_verification_failed');
-      const long = await api
-        .http()
-        .post('/api/v0/tfa/confirm-new/')
-        .set(user.auth)
-        .send({ tfa_method: 'totp', code: good, secret: setup.body.secret, label: 'x'.repeat(31) });
+      const long = await confirmNew(api, user.auth, {
+        tfa_method: 'totp',
+        code: good,
+        secret: setup.body.secret,
+        label: 'x'.repeat(31),
+      });
       expect(long.status).toBe(400);
       expect(long.body.error).toBe('bad_request');
       expect(long.body.msg).toContain('label');
@@ -446,23 +385,20 @@ describe('2FA setup', () => {
       const user = await createTestUser(api);
       await authorizeByEmail(api, user);
       const phone = testPhone();
-      const sent = await api
-        .http()
-        .post('/api/v0/tfa/sms/')
-        .set(user.auth)
-        .send({ phone_number: phone });
+      const sent = await sendSms(api, user.auth, { phone_number: phone });
       const code = await readCode(api, phone);
-      const missing = await api
-        .http()
-        .post('/api/v0/tfa/confirm-new/')
-        .set(user.auth)
-        .send({ tfa_method: 'sms', code, secret: sent.body.secret });
+      const missing = await confirmNew(api, user.auth, {
+        tfa_method: 'sms',
+        code,
+        secret: sent.body.secret,
+      });
       expect(missing.body.error).toBe('missing_phone_number');
-      const mismatch = await api
-        .http()
-        .post('/api/v0/tfa/confirm-new/')
-        .set(user.auth)
-        .send({ tfa_method: 'sms', code, secret: sent.body.secret, phone_number: testPhone() });
+      const mismatch = await confirmNew(api, user.auth, {
+        tfa_method: 'sms',
+        code,
+        secret: sent.body.secret,
+        phone_number: testPhone(),
+      });
       expect(mismatch.status).toBe(400);
       expect(mismatch.body.error).toBe('phone_number_mismatch');
     });
@@ -470,15 +406,11 @@ describe('2FA setup', () => {
     it('20 parallel confirm-new of the same type create exactly one method', async () => {
       const user = await createTestUser(api);
       await authorizeByEmail(api, user);
-      const setup = await api.http().post('/api/v0/tfa/totp-setup/').set(user.auth).send({});
+      const setup = await totpSetup(api, user.auth, {});
       const code = totpCode(setup.body.secret);
       const responses = await Promise.all(
         Array.from({ length: 20 }, () =>
-          api
-            .http()
-            .post('/api/v0/tfa/confirm-new/')
-            .set(user.auth)
-            .send({ tfa_method: 'totp', code, secret: setup.body.secret }),
+          confirmNew(api, user.auth, { tfa_method: 'totp', code, secret: setup.body.secret }),
         ),
       );
       expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
@@ -497,21 +429,16 @@ describe('2FA setup', () => {
       const user = await createTestUser(api);
       const totp = await enableTotp(api, user);
       const sms = await addSms(api, user, testPhone(), { authorize: false });
-      const label = await api
-        .http()
-        .put('/api/v0/tfa/update/')
-        .set(user.auth)
-        .send({ tfa_method_id: sms.methodId, label: 'Work Phone' });
+      const label = await updateMethod(api, user.auth, {
+        tfa_method_id: sms.methodId,
+        label: 'Work Phone',
+      });
       expect(label.status).toBe(200);
       expect(label.body).toMatchObject({
         success: true,
         method: { id: sms.methodId, label: 'Work Phone', is_primary: false },
       });
-      const primary = await api
-        .http()
-        .put('/api/v0/tfa/update/')
-        .set(user.auth)
-        .send({ tfa_method: 'sms', is_primary: true });
+      const primary = await updateMethod(api, user.auth, { tfa_method: 'sms', is_primary: true });
       expect(primary.body.method).toMatchObject({ id: sms.methodId, is_primary: true });
       const methods = (await status(user)).body.methods as Array<{
         id: number;
@@ -523,19 +450,14 @@ describe('2FA setup', () => {
     it("email is invalid_tfa_method; another user's method is not_found; bad values are bad_request", async () => {
       const user = await createTestUser(api);
       await enableTotp(api, user);
-      const email = await api
-        .http()
-        .put('/api/v0/tfa/update/')
-        .set(user.auth)
-        .send({ tfa_method: 'email', label: 'x' });
+      const email = await updateMethod(api, user.auth, { tfa_method: 'email', label: 'x' });
       expect(email.body.error).toBe('invalid_tfa_method');
       const other = await createTestUser(api);
       const otherTotp = await enableTotp(api, other);
-      const foreign = await api
-        .http()
-        .put('/api/v0/tfa/update/')
-        .set(user.auth)
-        .send({ tfa_method_id: otherTotp.methodId, label: 'mine' });
+      const foreign = await updateMethod(api, user.auth, {
+        tfa_method_id: otherTotp.methodId,
+        label: 'mine',
+      });
       expect(foreign.status).toBe(404);
       expect(foreign.body.error).toBe('not_found');
       for (const body of [
@@ -544,7 +466,7 @@ describe('2FA setup', () => {
         { tfa_method: 'totp', is_primary: 'yes' },
         { tfa_method: 'totp', label: 'y'.repeat(31) },
       ]) {
-        const response = await api.http().put('/api/v0/tfa/update/').set(user.auth).send(body);
+        const response = await updateMethod(api, user.auth, body);
         expect(response.status).toBe(400);
         expect(response.body.error).toBe('bad_request');
       }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { createTestUser, startApi, TestApi, TestUser } from '@test/support/api';
 import { ageFailures, enableTotp, readCode, sql, totpCode } from '@test/support/tfa';
+import { sendEmail, tfaLogin } from '@test/support/tfa-requests';
 
 /**
  * Model-based concurrency test of 2FA verification: random batches of sends, right and
@@ -180,7 +181,7 @@ describe('2FA verification against a sequential model (random concurrent histori
 
     for (const ops of batches) {
       if (ops[0].kind === 'send') {
-        const sent = await api.http().post('/api/v0/tfa/email/').set(user.auth).send({});
+        const sent = await sendEmail(api, user.auth, {});
         if (sent.status !== 200) throw new Error(`send: ${JSON.stringify(sent.body)}`);
         challenges.push({ secret: sent.body.secret, code: await readCode(api, user.email) });
         continue;
@@ -235,7 +236,7 @@ describe('2FA verification against a sequential model (random concurrent histori
       const responses = await Promise.all(
         planned.map(async ({ delayMs, body }) => {
           await new Promise((resolve) => setTimeout(resolve, delayMs));
-          return api.http().post('/api/v0/tfa/').set(user.auth).send(body);
+          return tfaLogin(api, user.auth, body);
         }),
       );
       const observed = responses.map(classify);

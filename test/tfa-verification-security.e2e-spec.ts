@@ -2,6 +2,7 @@ import { createTestUser, startApi, TestApi, TestUser } from '@test/support/api';
 import { userSmsKey } from '@app/identity-tfa/infrastructure/anti-fraud/redis-sms-send-counters';
 import {
   addSms,
+  emailChallenge,
   enableTotp,
   failureState,
   forgetSmsBudgets,
@@ -12,6 +13,18 @@ import {
   testPhone,
   totpCode,
 } from '@test/support/tfa';
+import {
+  confirmAuthorization,
+  confirmNew,
+  passwordLogin,
+  regenBackupCodes,
+  removeMethod,
+  sendEmail,
+  sendSms,
+  startAuthorization,
+  tfaLogin,
+  tfaStatus,
+} from '@test/support/tfa-requests';
 
 /**
  * Verification as an attacker and a hurried user meet it: budgets per user and channel
@@ -28,23 +41,7 @@ describe('2FA verification: budgets, single use and replays', () => {
   afterAll(() => api.close());
 
   const wrong = (code: string) => (code === '000000' ? '111111' : '000000');
-  const post = (path: string, user: TestUser | null, body: Record<string, unknown>) => {
-    const request = api.http().post(path);
-    if (user) request.set(user.auth);
-    return request.send(body);
-  };
-  const login = (user: TestUser, body: Record<string, unknown>) => post('/api/v0/tfa/', user, body);
-  const remove = (user: TestUser, body: Record<string, unknown>) =>
-    api.http().delete('/api/v0/tfa/').set(user.auth).send(body);
-  const regen = (user: TestUser, body: Record<string, unknown>) =>
-    api.http().put('/api/v0/tfa/regen-backup-codes/').set(user.auth).send(body);
-  async function emailChallenge(user: TestUser): Promise<{ secret: string; code: string }> {
-    const sent = await post('/api/v0/tfa/email/', user, {});
-    expect(sent.status).toBe(200);
-    return { secret: sent.body.secret, code: await readCode(api, user.email) };
-  }
-  const statusOf = async (user: TestUser) =>
-    (await api.http().get('/api/v0/tfa/status/').set(user.auth)).body;
+  const statusOf = async (user: TestUser) => (await tfaStatus(api, user.auth)).body;
 
   describe('email codes cannot be brute-forced', () => {
     it('a new challenge resets nothing: the 5th wrong code locks email on every route', async () => {
@@ -52,27 +49,32 @@ describe('2FA verification: budgets, single use and replays', () => {
       const totp = await enableTotp(api, user);
       const answers: number[] = [];
       for (let i = 0; i < 8; i += 1) {
-        const { secret, code } = await emailChallenge(user);
+        const { secret, code } = await emailChallenge(api, user);
         const routes = [
-          () => login(user, { tfa_method: 'email', code: wrong(code), secret }),
+          () => tfaLogin(api, user.auth, { tfa_method: 'email', code: wrong(code), secret }),
           () =>
-            remove(user, {
+            removeMethod(api, user.auth, {
               tfa_method: 'email',
               code: wrong(code),
               secret,
               target_id: totp.methodId,
             }),
-          () => regen(user, { tfa_method: 'email', code: wrong(code), secret }),
+          () =>
+            regenBackupCodes(api, user.auth, { tfa_method: 'email', code: wrong(code), secret }),
         ];
         answers.push((await routes[i % 3]()).status);
       }
       expect(answers).toEqual([400, 400, 400, 400, 429, 429, 429, 429]);
       expect(await failureState(api, user.id, 'email')).toMatchObject({ failCount: 5 });
       // Locked: even the right code of a brand-new challenge is not compared.
-      const fresh = await emailChallenge(user);
+      const fresh = await emailChallenge(api, user);
       for (const response of [
-        await login(user, { tfa_method: 'email', code: fresh.code, secret: fresh.secret }),
-        await remove(user, {
+        await tfaLogin(api, user.auth, {
+          tfa_method: 'email',
+          code: fresh.code,
+          secret: fresh.secret,
+        }),
+        await removeMethod(api, user.auth, {
           tfa_method: 'email',
           code: fresh.code,
           secret: fresh.secret,
@@ -91,10 +93,10 @@ describe('2FA verification: budgets, single use and replays', () => {
       const user = await createTestUser(api);
       await enableTotp(api, user);
       const challenges = [];
-      for (let i = 0; i < 30; i += 1) challenges.push(await emailChallenge(user));
+      for (let i = 0; i < 30; i += 1) challenges.push(await emailChallenge(api, user));
       const responses = await Promise.all(
         challenges.map(({ secret, code }) =>
-          login(user, { tfa_method: 'email', code: wrong(code), secret }),
+          tfaLogin(api, user.auth, { tfa_method: 'email', code: wrong(code), secret }),
         ),
       );
       const statuses = responses.map((r) => r.status);
@@ -109,14 +111,14 @@ describe('2FA verification: budgets, single use and replays', () => {
       await enableTotp(api, user);
       const statuses: number[] = [];
       for (let i = 0; i < 7; i += 1) {
-        const started = await post('/api/v0/users/login/', null, {
+        const started = await passwordLogin(api, {
           email: user.email,
           password,
         });
         const secret = started.body.tfa_secret;
-        await post('/api/v0/tfa/email/', null, { secret }).expect(200);
+        await sendEmail(api, null, { secret }).expect(200);
         const code = await readCode(api, user.email);
-        statuses.push((await post('/api/v0/tfa/', null, { code: wrong(code), secret })).status);
+        statuses.push((await tfaLogin(api, null, { code: wrong(code), secret })).status);
       }
       expect(statuses).toEqual([400, 400, 400, 400, 429, 429, 429]);
     });
@@ -128,18 +130,20 @@ describe('2FA verification: budgets, single use and replays', () => {
       await addSms(api, user, phone, { authorize: false });
       const good = totpCode(totp.secret);
       for (let i = 0; i < 4; i += 1)
-        await login(user, { tfa_method: 'totp', code: wrong(good) }).expect(400);
+        await tfaLogin(api, user.auth, { tfa_method: 'totp', code: wrong(good) }).expect(400);
       for (let i = 0; i < 4; i += 1) {
-        const { secret, code } = await emailChallenge(user);
-        await login(user, { tfa_method: 'email', code: wrong(code), secret }).expect(400);
+        const { secret, code } = await emailChallenge(api, user);
+        await tfaLogin(api, user.auth, { tfa_method: 'email', code: wrong(code), secret }).expect(
+          400,
+        );
       }
-      await login(user, { backup_code: 'AAAA-AAAA-AAAA' }).expect(401);
-      const tenth = await login(user, { backup_code: 'BBBB-BBBB-BBBB' });
+      await tfaLogin(api, user.auth, { backup_code: 'AAAA-AAAA-AAAA' }).expect(401);
+      const tenth = await tfaLogin(api, user.auth, { backup_code: 'BBBB-BBBB-BBBB' });
       expect(tenth.status).toBe(429);
       expect(tenth.body).toMatchObject({ error: 'tfa_locked', fail_count: 10 });
-      const sent = await post('/api/v0/tfa/sms/', user, {});
+      const sent = await sendSms(api, user.auth, {});
       expect(sent.status).toBe(200);
-      const viaSms = await login(user, {
+      const viaSms = await tfaLogin(api, user.auth, {
         tfa_method: 'sms',
         code: await readCode(api, phone),
         secret: sent.body.secret,
@@ -178,7 +182,7 @@ describe('2FA verification: budgets, single use and replays', () => {
         await expectOneWinner(
           user,
           'totp',
-          await together(() => login(user, { tfa_method: 'totp', code })),
+          await together(() => tfaLogin(api, user.auth, { tfa_method: 'totp', code })),
         );
       }
     });
@@ -187,11 +191,11 @@ describe('2FA verification: budgets, single use and replays', () => {
       const user = await createTestUser(api);
       await enableTotp(api, user);
       for (let run = 0; run < RUNS; run += 1) {
-        const { secret, code } = await emailChallenge(user);
+        const { secret, code } = await emailChallenge(api, user);
         await expectOneWinner(
           user,
           'email',
-          await together(() => login(user, { tfa_method: 'email', code, secret })),
+          await together(() => tfaLogin(api, user.auth, { tfa_method: 'email', code, secret })),
         );
       }
     });
@@ -203,13 +207,15 @@ describe('2FA verification: budgets, single use and replays', () => {
       for (let run = 0; run < RUNS; run += 1) {
         // Each run stands for a login a while after the last: the send budgets are not the subject.
         await forgetSmsBudgets(api, user.id, phone);
-        const sent = await post('/api/v0/tfa/sms/', user, {});
+        const sent = await sendSms(api, user.auth, {});
         expect(sent.status).toBe(200);
         const code = await readCode(api, phone);
         await expectOneWinner(
           user,
           'sms',
-          await together(() => login(user, { tfa_method: 'sms', code, secret: sent.body.secret })),
+          await together(() =>
+            tfaLogin(api, user.auth, { tfa_method: 'sms', code, secret: sent.body.secret }),
+          ),
         );
       }
     });
@@ -221,7 +227,10 @@ describe('2FA verification: budgets, single use and replays', () => {
       for (let run = 0; run < RUNS; run += 1) {
         if (run === 10) {
           await forgetTotpUse(api, totp.methodId);
-          const fresh = await regen(user, { tfa_method: 'totp', code: totpCode(totp.secret) });
+          const fresh = await regenBackupCodes(api, user.auth, {
+            tfa_method: 'totp',
+            code: totpCode(totp.secret),
+          });
           expect(fresh.status).toBe(200);
           codes = fresh.body.backup_codes;
         }
@@ -229,7 +238,7 @@ describe('2FA verification: budgets, single use and replays', () => {
         await expectOneWinner(
           user,
           'backup_code',
-          await together(() => login(user, { backup_code: code })),
+          await together(() => tfaLogin(api, user.auth, { backup_code: code })),
         );
       }
     });
@@ -239,24 +248,24 @@ describe('2FA verification: budgets, single use and replays', () => {
     it('a used email code, sent again and again, never locks its owner', async () => {
       const user = await createTestUser(api);
       await enableTotp(api, user);
-      const { secret, code } = await emailChallenge(user);
-      await login(user, { tfa_method: 'email', code, secret }).expect(200);
+      const { secret, code } = await emailChallenge(api, user);
+      await tfaLogin(api, user.auth, { tfa_method: 'email', code, secret }).expect(200);
       for (let i = 0; i < 8; i += 1) {
-        const replay = await login(user, { tfa_method: 'email', code, secret });
+        const replay = await tfaLogin(api, user.auth, { tfa_method: 'email', code, secret });
         expect(replay.status).toBe(400);
         expect(replay.body.error).toBe('no_challenge_found');
       }
       expect((await failureState(api, user.id, 'email')).failCount).toBe(0);
-      const next = await emailChallenge(user);
-      await login(user, { tfa_method: 'email', ...next }).expect(200);
+      const next = await emailChallenge(api, user);
+      await tfaLogin(api, user.auth, { tfa_method: 'email', ...next }).expect(200);
     });
 
     it('a used backup code is told apart from a wrong one', async () => {
       const user = await createTestUser(api);
       const totp = await enableTotp(api, user);
-      await login(user, { backup_code: totp.backupCodes[0] }).expect(200);
+      await tfaLogin(api, user.auth, { backup_code: totp.backupCodes[0] }).expect(200);
       for (let i = 0; i < 6; i += 1) {
-        const replay = await login(user, { backup_code: totp.backupCodes[0] });
+        const replay = await tfaLogin(api, user.auth, { backup_code: totp.backupCodes[0] });
         expect(replay.status).toBe(401);
         expect(replay.body).toMatchObject({
           error: 'invalid_backup_code',
@@ -264,7 +273,7 @@ describe('2FA verification: budgets, single use and replays', () => {
         });
       }
       expect((await failureState(api, user.id, 'backup_code')).failCount).toBe(0);
-      await login(user, { backup_code: totp.backupCodes[1] }).expect(200);
+      await tfaLogin(api, user.auth, { backup_code: totp.backupCodes[1] }).expect(200);
     });
   });
 
@@ -274,27 +283,31 @@ describe('2FA verification: budgets, single use and replays', () => {
       async (code) => {
         const user = await createTestUser(api);
         const totp = await enableTotp(api, user);
-        const { secret } = await emailChallenge(user);
-        const auth = await post('/api/v0/tfa/authorize-new-method/', user, {
+        const { secret } = await emailChallenge(api, user);
+        const auth = await startAuthorization(api, user.auth, {
           tfa_method: 'email',
         });
         const responses = [
-          await login(user, { tfa_method: 'totp', code }),
-          await login(user, { tfa_method: 'email', code, secret }),
-          await remove(user, { tfa_method: 'totp', code, target_id: totp.methodId }),
-          await regen(user, { tfa_method: 'totp', code }),
-          await post('/api/v0/tfa/confirm-new/', user, {
+          await tfaLogin(api, user.auth, { tfa_method: 'totp', code }),
+          await tfaLogin(api, user.auth, { tfa_method: 'email', code, secret }),
+          await removeMethod(api, user.auth, {
+            tfa_method: 'totp',
+            code,
+            target_id: totp.methodId,
+          }),
+          await regenBackupCodes(api, user.auth, { tfa_method: 'totp', code }),
+          await confirmNew(api, user.auth, {
             tfa_method: 'sms',
             code,
             secret,
             phone_number: testPhone(),
           }),
+          await confirmAuthorization(api, user.auth, { code, secret: auth.body.secret }),
           await api
             .http()
-            .put('/api/v0/tfa/authorize-new-method/')
+            .post('/api/v0/tfa/test-submit/')
             .set(user.auth)
-            .send({ code, secret: auth.body.secret }),
-          await post('/api/v0/tfa/test-submit/', user, { tfa_method: 'totp', code, secret }),
+            .send({ tfa_method: 'totp', code, secret }),
         ];
         for (const response of responses) {
           expect(response.status).toBe(400);
@@ -309,13 +322,17 @@ describe('2FA verification: budgets, single use and replays', () => {
     it('a missing code is missing_auth_value on every route that takes one', async () => {
       const user = await createTestUser(api);
       const totp = await enableTotp(api, user);
-      const { secret } = await emailChallenge(user);
+      const { secret } = await emailChallenge(api, user);
       for (const response of [
-        await login(user, { tfa_method: 'totp' }),
-        await remove(user, { tfa_method: 'email', secret, target_id: totp.methodId }),
-        await regen(user, { tfa_method: 'totp' }),
-        await post('/api/v0/tfa/confirm-new/', user, { tfa_method: 'totp', secret: 'ABC' }),
-        await api.http().put('/api/v0/tfa/authorize-new-method/').set(user.auth).send({ secret }),
+        await tfaLogin(api, user.auth, { tfa_method: 'totp' }),
+        await removeMethod(api, user.auth, {
+          tfa_method: 'email',
+          secret,
+          target_id: totp.methodId,
+        }),
+        await regenBackupCodes(api, user.auth, { tfa_method: 'totp' }),
+        await confirmNew(api, user.auth, { tfa_method: 'totp', secret: 'ABC' }),
+        await confirmAuthorization(api, user.auth, { secret }),
       ]) {
         expect(response.status).toBe(400);
         expect(response.body.error).toBe('missing_auth_value');
@@ -325,11 +342,11 @@ describe('2FA verification: budgets, single use and replays', () => {
     it('DELETE by email code without target_id: refused first, the code stays usable', async () => {
       const user = await createTestUser(api);
       const totp = await enableTotp(api, user);
-      const { secret, code } = await emailChallenge(user);
-      const refused = await remove(user, { tfa_method: 'email', code, secret });
+      const { secret, code } = await emailChallenge(api, user);
+      const refused = await removeMethod(api, user.auth, { tfa_method: 'email', code, secret });
       expect(refused.status).toBe(400);
       expect(refused.body.error).toBe('bad_request');
-      const done = await remove(user, {
+      const done = await removeMethod(api, user.auth, {
         tfa_method: 'email',
         code,
         secret,
@@ -342,7 +359,7 @@ describe('2FA verification: budgets, single use and replays', () => {
     it('an action that fails after the code matched spends nothing', async () => {
       const user = await createTestUser(api);
       await enableTotp(api, user);
-      const { secret, code } = await emailChallenge(user);
+      const { secret, code } = await emailChallenge(api, user);
       // The session insert of this user fails, as a database fault would make it.
       const trigger = `fail_session_${user.id}`;
       await sql(
@@ -354,13 +371,13 @@ describe('2FA verification: budgets, single use and replays', () => {
            FOR EACH ROW EXECUTE FUNCTION ${trigger}()`,
       );
       try {
-        const failed = await login(user, { tfa_method: 'email', code, secret });
+        const failed = await tfaLogin(api, user.auth, { tfa_method: 'email', code, secret });
         expect(failed.status).toBe(500);
       } finally {
         await sql(api, `DROP TRIGGER ${trigger} ON sessions; DROP FUNCTION ${trigger}()`);
       }
       // The same code was not spent: it completes the login now.
-      await login(user, { tfa_method: 'email', code, secret }).expect(200);
+      await tfaLogin(api, user.auth, { tfa_method: 'email', code, secret }).expect(200);
     });
   });
 
@@ -368,7 +385,7 @@ describe('2FA verification: budgets, single use and replays', () => {
     const user = await createTestUser(api);
     const statuses: string[] = [];
     for (let i = 0; i < 6; i += 1) {
-      const response = await post('/api/v0/tfa/sms/', user, { phone_number: testPhone() });
+      const response = await sendSms(api, user.auth, { phone_number: testPhone() });
       statuses.push(response.status === 200 ? 'sent' : response.body.error);
     }
     expect(statuses).toEqual(['sent', ...Array(5).fill('tfa_challenge_exists')]);
@@ -397,13 +414,10 @@ describe('password login: attempts counted before the password is checked', () =
     await forgetAddresses();
     const responses = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        api
-          .http()
-          .post('/api/v0/users/login/')
-          .send({
-            ...(i % 2 === 0 ? { username } : { email: user.email }),
-            password: i === 50 ? password : `wrong ${i}`,
-          }),
+        passwordLogin(api, {
+          ...(i % 2 === 0 ? { username } : { email: user.email }),
+          password: i === 50 ? password : `wrong ${i}`,
+        }),
       ),
     );
     const evaluated = responses.filter((r) => r.status === 401 || r.status === 200);

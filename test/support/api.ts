@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { CreateUserCommand, CreateUserUseCase } from '@app/accounts';
+import { ApiClient, createApiClient } from '@app/api-client';
 import { Environment, FixtureRegistry, RandomSource } from '@app/platform';
 import { buildOpenApiDocument, createApiApp } from '../../apps/api/src/bootstrap';
 import { OpenApiDocument, OpenApiResponseValidator } from './openapi-validator';
@@ -20,7 +21,13 @@ export interface TestApi {
   app: NestExpressApplication;
   /** Base URL of the listening server, e.g. http://127.0.0.1:41234 */
   url: string;
+  /** Raw requests (supertest), for tests that assert on statuses and bodies. */
   http(): TestAgent;
+  /**
+   * The typed client generated from the OpenAPI document (@app/api-client), for set-up
+   * requests; its responses are validated and recorded like those of `http()`.
+   */
+  client: ApiClient;
   close(): Promise<void>;
 }
 
@@ -30,8 +37,9 @@ const VALIDATE_RESPONSES = process.env.OPENAPI_VALIDATE !== 'off';
 /**
  * Starts the real api (same bootstrap as `npm start`) on an ephemeral loopback port.
  * `env` overrides the test environment (e.g. RATE_LIMITS: 'on'). Every response received
- * through `http()` is validated against the api's own OpenAPI document; `close()` fails
- * the test file when any response did not conform. `randomSource` replaces the CSPRNG.
+ * through `http()` or `client` is recorded (RECORD_RESPONSES) and validated against the
+ * api's own OpenAPI document; `close()` fails the test file when any did not conform.
+ * `randomSource` replaces the CSPRNG.
  */
 export async function startApi(
   env: Record<string, string> = {},
@@ -45,6 +53,18 @@ export async function startApi(
     ? new OpenApiResponseValidator(buildOpenApiDocument(app) as unknown as OpenApiDocument)
     : null;
   const violations: string[] = [];
+  /** Every response a test receives: recorded, and checked against the document. */
+  const observe = (
+    method: string,
+    url: string,
+    status: number,
+    type: string | undefined,
+    body: unknown,
+  ): void => {
+    recordResponse(method, url, status, type, body);
+    if (!validator || (type && !type.includes('json'))) return;
+    violations.push(...validator.check(method, url, status, body));
+  };
   const http = (): TestAgent => {
     const agent = request.agent(url);
     agent.use(
@@ -56,33 +76,27 @@ export async function startApi(
           listener: (res: { status: number; body: unknown; type?: string }) => void,
         ): void;
       }) =>
-        req.on('response', (res) =>
-          recordResponse(req.method, req.url, res.status, res.type, res.body),
-        ),
+        req.on('response', (res) => observe(req.method, req.url, res.status, res.type, res.body)),
     );
-    if (validator) {
-      agent.use(
-        (req: {
-          method: string;
-          url: string;
-          on(
-            event: 'response',
-            listener: (res: { status: number; body: unknown; type?: string }) => void,
-          ): void;
-        }) => {
-          req.on('response', (res) => {
-            if (res.type && !res.type.includes('json')) return;
-            violations.push(...validator.check(req.method, req.url, res.status, res.body));
-          });
-        },
-      );
-    }
     return agent as unknown as TestAgent;
   };
+  const client = createApiClient({
+    baseUrl: url,
+    fetch: async (sent: Request) => {
+      const response = await fetch(sent);
+      // As supertest reports them: the media type alone, a JSON body parsed ({} when empty).
+      const type = response.headers.get('content-type')?.split(';')[0].trim() || undefined;
+      const text = await response.clone().text();
+      const json = type !== undefined && type.includes('json');
+      observe(sent.method, sent.url, response.status, type, json ? JSON.parse(text || '{}') : text);
+      return response;
+    },
+  });
   return {
     app,
     url,
     http,
+    client,
     close: async () => {
       await app.close();
       if (violations.length > 0) {

@@ -34,7 +34,7 @@ export async function readCode(api: TestApi, to: string): Promise<string> {
   return match[1];
 }
 
-/** True when a message to `to` arrives that was not read yet (bounded wait). */
+/** How many messages to `to` the outbox holds now (at most 1,000); it does not wait. */
 export async function outboxCount(api: TestApi, to: string): Promise<number> {
   return (await api.app.get(OutboxReader).list(to, 1000)).length;
 }
@@ -119,21 +119,38 @@ export async function forgetRecentSms(api: TestApi, userId: number): Promise<voi
   await redis(api).del(recentSmsKey(userId));
 }
 
+/**
+ * The data of a set-up request made through the typed client; a refusal fails the set-up
+ * with the api's answer.
+ */
+function answered<T>(
+  what: string,
+  result: { data?: T; error?: unknown; response: Response },
+): NonNullable<T> {
+  if (result.response.status !== 200 || result.data === undefined || result.data === null) {
+    throw new Error(`${what}: ${result.response.status} ${JSON.stringify(result.error)}`);
+  }
+  return result.data as NonNullable<T>;
+}
+
 /** Authorizes adding a method by an email code (the path of a user without methods). */
 export async function authorizeByEmail(api: TestApi, user: TestUser): Promise<void> {
-  const start = await api
-    .http()
-    .post('/api/v0/tfa/authorize-new-method/')
-    .set(user.auth)
-    .send({ tfa_method: 'email' });
-  if (start.status !== 200) throw new Error(`authorize: ${JSON.stringify(start.body)}`);
+  const start = answered(
+    'authorize',
+    await api.client.POST('/api/v0/tfa/authorize-new-method/', {
+      headers: user.auth,
+      body: { tfa_method: 'email' },
+    }),
+  );
+  if (!('secret' in start)) throw new Error(`authorize: no code was sent`);
   const code = await readCode(api, user.email);
-  const confirm = await api
-    .http()
-    .put('/api/v0/tfa/authorize-new-method/')
-    .set(user.auth)
-    .send({ secret: start.body.secret, code });
-  if (confirm.status !== 200) throw new Error(`authorize PUT: ${JSON.stringify(confirm.body)}`);
+  answered(
+    'authorize PUT',
+    await api.client.PUT('/api/v0/tfa/authorize-new-method/', {
+      headers: user.auth,
+      body: { secret: start.secret, code },
+    }),
+  );
 }
 
 export interface EnabledTotp {
@@ -145,19 +162,19 @@ export interface EnabledTotp {
 /** First-time setup of an authenticator app: email authorization, totp-setup, confirm-new. */
 export async function enableTotp(api: TestApi, user: TestUser): Promise<EnabledTotp> {
   await authorizeByEmail(api, user);
-  const setup = await api.http().post('/api/v0/tfa/totp-setup/').set(user.auth).send({});
-  const confirm = await api
-    .http()
-    .post('/api/v0/tfa/confirm-new/')
-    .set(user.auth)
-    .send({ tfa_method: 'totp', code: totpCode(setup.body.secret), secret: setup.body.secret });
-  if (confirm.status !== 200) throw new Error(`confirm-new: ${JSON.stringify(confirm.body)}`);
-  await forgetTotpUse(api, confirm.body.method.id);
-  return {
-    methodId: confirm.body.method.id,
-    secret: setup.body.secret,
-    backupCodes: confirm.body.backup_codes ?? [],
-  };
+  const { secret } = answered(
+    'totp-setup',
+    await api.client.POST('/api/v0/tfa/totp-setup/', { headers: user.auth }),
+  );
+  const confirm = answered(
+    'confirm-new',
+    await api.client.POST('/api/v0/tfa/confirm-new/', {
+      headers: user.auth,
+      body: { tfa_method: 'totp', code: totpCode(secret), secret },
+    }),
+  );
+  await forgetTotpUse(api, confirm.method.id);
+  return { methodId: confirm.method.id, secret, backupCodes: confirm.backup_codes ?? [] };
 }
 
 /** Adds an SMS method (authorization must already be granted when the user has methods). */
@@ -168,23 +185,54 @@ export async function addSms(
   options: { authorize?: boolean } = { authorize: true },
 ): Promise<{ methodId: number; backupCodes?: string[] }> {
   if (options.authorize !== false) await authorizeByEmail(api, user);
-  const sent = await api
-    .http()
-    .post('/api/v0/tfa/sms/')
-    .set(user.auth)
-    .send({ phone_number: phone });
-  if (sent.status !== 200) throw new Error(`sms: ${JSON.stringify(sent.body)}`);
+  const sent = answered(
+    'sms',
+    await api.client.POST('/api/v0/tfa/sms/', {
+      headers: user.auth,
+      body: { phone_number: phone },
+    }),
+  );
   const code = await readCode(api, phone);
-  const confirm = await api
-    .http()
-    .post('/api/v0/tfa/confirm-new/')
-    .set(user.auth)
-    .send({ tfa_method: 'sms', code, secret: sent.body.secret, phone_number: phone });
-  if (confirm.status !== 200) throw new Error(`confirm-new sms: ${JSON.stringify(confirm.body)}`);
+  const confirm = answered(
+    'confirm-new sms',
+    await api.client.POST('/api/v0/tfa/confirm-new/', {
+      headers: user.auth,
+      body: { tfa_method: 'sms', code, secret: sent.secret, phone_number: phone },
+    }),
+  );
   // Set-up stands for an enrolment made a while ago: its SMS no longer blocks new sends.
   await forgetRecentSms(api, user.id);
   await forgetRecentSend(api, phone);
-  return { methodId: confirm.body.method.id, backupCodes: confirm.body.backup_codes };
+  return { methodId: confirm.method.id, backupCodes: confirm.backup_codes };
+}
+
+/** An email code sent with the user's key, and its secret: what a code-verified step needs. */
+export async function emailChallenge(
+  api: TestApi,
+  user: TestUser,
+): Promise<{ secret: string; code: string }> {
+  const { secret } = answered(
+    'email',
+    await api.client.POST('/api/v0/tfa/email/', { headers: user.auth, body: {} }),
+  );
+  return { secret, code: await readCode(api, user.email) };
+}
+
+/** A 2FA session opened with one of the user's backup codes (the command-line flow). */
+export async function backupCodeSession(
+  api: TestApi,
+  user: TestUser,
+  backupCode: string,
+): Promise<string> {
+  const login = answered(
+    '2FA login',
+    await api.client.POST('/api/v0/tfa/', {
+      headers: user.auth,
+      body: { backup_code: backupCode },
+    }),
+  );
+  if (!login.session_key) throw new Error('2FA login: no session key');
+  return login.session_key;
 }
 
 /**

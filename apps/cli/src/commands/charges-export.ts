@@ -82,14 +82,12 @@ function startProgress(io: Io, counter: RecordCounter, expected: number | null):
  */
 export async function exportCharges(
   context: CommandContext,
-  query: Record<string, string | number | boolean | object | undefined>,
+  selectFilters: unknown,
   file: string,
   format: ExportFormat,
 ): Promise<void> {
-  const response = await context.api().stream({
-    method: 'GET',
-    path: '/api/v0/charges/export/',
-    query: { ...query, format },
+  const response = await context.api().stream('/api/v0/charges/export/', {
+    params: { query: { select_filters: selectFilters, format } },
   });
   if (!response.body) throw new CliFailure('the export answered without a body');
   const expectedHeader = Number(response.headers.get('x-charge-lines'));

@@ -1,23 +1,7 @@
 import { Option } from 'commander';
-import { CommandContext } from '../context';
-import { computeDateWindow } from '../options/date-window';
 import { choiceOption } from '../options/validation';
-import { buildChargesQuery } from './charges.commands';
 import { CommandKit, examples } from './command-kit';
-import {
-  renderStatementChart,
-  renderStatementTable,
-  Statement,
-  StatementPeriod,
-} from './statement.render';
-
-export interface StatementOptions {
-  startDate?: string;
-  endDate?: string;
-  chargeType?: string[];
-  period: StatementPeriod;
-  by: 'type' | 'endpoint' | 'workergroup' | 'label';
-}
+import { showStatement } from './statement.handlers';
 
 /** `show statement`: GET /api/v0/charges/summary/ as a table, plus a chart on a terminal. */
 export function registerStatementCommand(kit: CommandKit): void {
@@ -58,24 +42,4 @@ export function registerStatementCommand(kit: CommandKit): void {
       ),
     )
     .action(kit.action(showStatement));
-}
-
-async function showStatement(context: CommandContext, options: StatementOptions): Promise<void> {
-  const window = computeDateWindow(options.startDate, options.endDate, context.io.now());
-  const { select_filters } = buildChargesQuery(
-    { ...options, startDate: String(window.gte), endDate: String(window.lte), limit: 1 },
-    context.io.now(),
-  );
-  const statement = await context.api().request<Statement>({
-    method: 'GET',
-    path: '/api/v0/charges/summary/',
-    query: { select_filters, period: options.period, group_by: options.by },
-  });
-  if (context.raw) return context.printJson(statement);
-  let text = renderStatementTable(statement, options.period);
-  // The chart is for a person at a terminal; piped output stays a plain table.
-  if (context.io.stdout.isTTY && statement.periods.length > 0) {
-    text += `\n${renderStatementChart(statement, options.period)}`;
-  }
-  context.print(text);
 }

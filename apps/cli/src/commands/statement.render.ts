@@ -1,16 +1,8 @@
+import { ApiSchema } from '@app/api-client';
 import { formatAmount } from '../output/format';
 import { Column, renderTable } from '../output/table';
 
-export interface Statement {
-  success: boolean;
-  periods: {
-    start: number;
-    end: number;
-    groups: { key: string; amount: number }[];
-    amount: number;
-  }[];
-  amount: number;
-}
+export type Statement = ApiSchema<'ChargeStatementDto'>;
 
 export type StatementPeriod = 'day' | 'week' | 'month';
 

@@ -1,24 +1,9 @@
+import { ApiSchema } from '@app/api-client';
+import qrcode from 'qrcode-terminal';
 import { formatCell, formatTimestamp } from '../output/format';
 import { renderTable } from '../output/table';
 
-export interface TfaMethod {
-  id?: number;
-  method?: string;
-  label?: string | null;
-  phone_number?: string | null;
-  is_primary?: boolean;
-  created_at?: number | null;
-  last_used?: number | null;
-  fail_count?: number;
-  locked_until?: number | null;
-}
-
-export interface TfaStatus {
-  tfa_enabled?: boolean;
-  methods?: TfaMethod[];
-  backup_codes_remaining?: number;
-  new_method_authorized?: boolean;
-}
+export type TfaStatus = ApiSchema<'TfaStatusResponseDto'>;
 
 export function renderTfaStatus(status: TfaStatus): string {
   const methods = status.methods ?? [];
@@ -77,4 +62,110 @@ export function backupCodesRemainingNote(remaining: unknown): string | undefined
     return `Only ${remaining} backup code(s) left: run "gpumkt tfa regen-codes" soon.`;
   }
   return `Backup codes remaining: ${remaining}`;
+}
+
+/** send-email, send-sms: the api's message, the secret and the commands that take it. */
+export function renderCodeSent(
+  sent: ApiSchema<'CodeSentResponseDto'>,
+  channel: 'sms' | 'email',
+): string {
+  const secret = String(sent.secret ?? '');
+  return [
+    String(sent.msg ?? 'Code sent.'),
+    `Secret: ${secret}`,
+    `Next: gpumkt tfa login -t ${channel} -s ${secret} -c CODE`,
+    `  or: gpumkt tfa activate CODE --secret ${secret} -t ${channel}   (adding this method)`,
+  ].join('\n');
+}
+
+/** resend-sms: the secret is shown again only when the api opened a new challenge. */
+export function renderCodeResent(
+  resent: ApiSchema<'CodeSentResponseDto'>,
+  givenSecret: string,
+): string {
+  const lines = [`SMS code resent. ${String(resent.msg ?? '')}`.trim()];
+  if (resent.secret && resent.secret !== givenSecret)
+    lines.push(`Secret: ${String(resent.secret)}`);
+  return lines.join('\n');
+}
+
+/** What totp-setup shows: a QR code only where someone can scan it. */
+export function totpDisplayMode(stdoutIsTTY: boolean, raw: boolean): 'raw' | 'qr' | 'text' {
+  if (raw) return 'raw';
+  return stdoutIsTTY ? 'qr' : 'text';
+}
+
+function renderQr(text: string): Promise<string> {
+  return new Promise((resolvePromise) => qrcode.generate(text, { small: true }, resolvePromise));
+}
+
+export async function renderTotpSetup(
+  setup: ApiSchema<'TotpSetupResponseDto'>,
+  mode: 'qr' | 'text',
+): Promise<string> {
+  const uri = setup.provisioning_uri ?? '';
+  const secret = setup.secret ?? '';
+  const lines =
+    mode === 'qr'
+      ? [
+          'Scan this QR code with your authenticator app:',
+          await renderQr(uri),
+          `Secret (manual entry): ${secret}`,
+        ]
+      : [`Provisioning URI: ${uri}`, `Secret: ${secret}`];
+  lines.push(
+    // Adding a method needs a fresh authorization (30 minutes): auth-new comes first.
+    'Next: gpumkt tfa auth-new   (authorizes adding a method: a code by email, or one of your methods)',
+    ` then: gpumkt tfa activate CODE --secret ${secret}   (CODE from the app)`,
+  );
+  return lines.join('\n');
+}
+
+/**
+ * Where the authorization code went, and how to read it on a development api, whose
+ * outbox provider stores messages instead of sending them (docs/delivery.md).
+ */
+export function codeDestination(started: object, request: { tfa_method?: string }): string[] {
+  if (request.tfa_method === 'totp') return ['Use the current code of your authenticator app.'];
+  const sent =
+    'msg' in started && typeof started.msg === 'string'
+      ? started.msg
+      : request.tfa_method === 'email'
+        ? 'A code was sent to your email address.'
+        : request.tfa_method === 'sms'
+          ? 'A code was sent to your phone by SMS.'
+          : 'A code was sent by the chosen method (an authenticator app shows its own).';
+  return [
+    sent,
+    'On a development api nothing is sent: read the code with',
+    '  npm run manage -- outbox:list --to <your email or phone>',
+  ];
+}
+
+export function authorizedText(granted: object): string {
+  const msg = 'msg' in granted ? granted.msg : undefined;
+  return `${String(msg ?? 'Authorization successful.')} You may add a method for the next 30 minutes.`;
+}
+
+export function renderMethodRemoved(
+  removed: ApiSchema<'MethodRemovedResponseDto'> | ApiSchema<'TfaDisabledResponseDto'>,
+): string {
+  const lines = [String(removed.msg ?? '2FA method removed')];
+  if ('remaining_methods' in removed && typeof removed.remaining_methods === 'number') {
+    lines.push(`You have ${removed.remaining_methods} 2FA method(s) remaining.`);
+  } else {
+    lines.push('2FA is now off for this account.');
+  }
+  return lines.join('\n');
+}
+
+export function renderMethodUpdated(
+  id: number,
+  change: { label?: string; setPrimary?: boolean },
+): string {
+  const changes = [
+    change.label !== undefined ? `label "${change.label}"` : undefined,
+    change.setPrimary !== undefined ? `primary ${change.setPrimary ? 'yes' : 'no'}` : undefined,
+  ].filter(Boolean);
+  return `2FA method ${id} updated: ${changes.join(', ')}.`;
 }

@@ -1,6 +1,6 @@
-import { CommandContext } from '../context';
 import { numberOption } from '../options/validation';
 import { CommandKit, examples } from './command-kit';
+import { unlistVolume } from './volumes.handlers';
 
 export function registerVolumeCommands(kit: CommandKit): void {
   kit
@@ -10,13 +10,4 @@ export function registerVolumeCommands(kit: CommandKit): void {
     .argument('<id>', 'volume id (a positive integer)', numberOption({ integer: true, min: 1 }))
     .addHelpText('after', examples('gpumkt unlist volume 5012'))
     .action(kit.action(unlistVolume));
-}
-
-async function unlistVolume(context: CommandContext, id: number): Promise<void> {
-  const response = await context.api().request<{ msg?: string }>({
-    method: 'POST',
-    path: '/api/v0/volumes/unlist',
-    body: { id },
-  });
-  context.output(response, () => response.msg ?? `Unlisted Volume ${id}.`);
 }

@@ -1,22 +1,19 @@
+import {
+  ApiClient as WireClient,
+  ApiMethod,
+  createApiClient,
+  InitParam,
+  WireData,
+  WireInit,
+  WirePath,
+} from '@app/api-client';
 import { URL_ENV } from '../config/api-url';
 import { ConfigStore, SESSION_KEY_FILE } from '../config/config-store';
 import { describeKeySource, ResolvedKey } from '../config/key-resolution';
 import { ApiError, CliFailure, summarizeBody } from '../errors';
 import { Io } from '../io';
-import { buildUrl, QueryValue } from './query-encoding';
+import { encodeQuery, QueryValue } from './query-encoding';
 import { RetryPolicy, retryDelay } from './retry-policy';
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-export interface ApiRequest {
-  method: HttpMethod;
-  /** The path as it goes on the wire, e.g. `/api/v0/charges/`. */
-  path: string;
-  query?: Record<string, QueryValue>;
-  body?: unknown;
-  /** Send this Bearer key instead of the resolved one, with no session fallback (logout). */
-  key?: string;
-}
 
 export interface ApiClientOptions {
   baseUrl: string;
@@ -31,6 +28,38 @@ export interface ApiClientOptions {
 }
 
 /**
+ * One typed call: the path as it goes on the wire (`/api/v0/tfa/status/`), its params and
+ * body as the OpenAPI document defines them; it answers the documented success body.
+ */
+export type ApiCall<Method extends ApiMethod> = <Wire extends WirePath<Method>>(
+  path: Wire,
+  ...init: InitParam<WireInit<Method, Wire>>
+) => Promise<WireData<Method, Wire>>;
+
+export interface ApiCalls {
+  get: ApiCall<'get'>;
+  post: ApiCall<'post'>;
+  put: ApiCall<'put'>;
+  delete: ApiCall<'delete'>;
+}
+
+/** How one request is sent, beyond what the typed client builds. */
+interface SendOptions {
+  /** Send this Bearer key instead of the resolved one, with no session fallback (logout). */
+  key?: string;
+  /** Answer a successful response with its body unread (downloads). */
+  unread?: boolean;
+}
+
+/** A request as the client sends it: the URL as built from --url, the JSON payload if any. */
+interface Outgoing {
+  method: string;
+  url: string;
+  query: URLSearchParams;
+  payload?: string;
+}
+
+/**
  * Answers that mean "this Bearer key is no longer accepted": the messages the public
  * client recognises, and the spec's auth_error (403) for an expired session.
  */
@@ -41,33 +70,101 @@ const EXPIRED_SESSION: readonly { status: number; msg?: string; error?: string }
   { status: 403, error: 'auth_error' },
 ];
 
-/** HTTP to the api: JSON in and out, retries with backoff, --explain, session fallback. */
-export class ApiClient {
+/**
+ * The typed client builds each path and query against this origin; the request goes to
+ * --url exactly as given (a Request would spell its host in lower case, drop a default
+ * port, and refuse an unparsable one before it could fail like any unreachable address).
+ */
+const PLACEHOLDER_ORIGIN = 'http://api.invalid';
+
+type UntypedCall = (path: string, init?: object) => Promise<{ data?: unknown; response: Response }>;
+
+/**
+ * HTTP to the api through the typed client generated from the OpenAPI document
+ * (@app/api-client builds each request: path, query, body), sent by this class's own
+ * fetch: JSON in and out, retries with backoff, --explain, timeouts, session fallback.
+ */
+export class ApiClient implements ApiCalls {
   private key: ResolvedKey;
   private readonly fetchImpl: typeof fetch;
+  /** --url without trailing slashes: the wire paths start with one. */
+  private readonly base: string;
+  private readonly wire: WireClient;
+
+  readonly get: ApiCall<'get'>;
+  readonly post: ApiCall<'post'>;
+  readonly put: ApiCall<'put'>;
+  readonly delete: ApiCall<'delete'>;
 
   constructor(private readonly options: ApiClientOptions) {
     this.key = options.resolveKey();
     this.fetchImpl = options.fetchImpl ?? fetch;
+    this.base = options.baseUrl.replace(/\/+$/, '');
+    this.wire = createApiClient({
+      baseUrl: PLACEHOLDER_ORIGIN,
+      // The public client's encoding, which the api reads (select_filters as JSON).
+      querySerializer: (query) => encodeQuery(query as Record<string, QueryValue>),
+    });
+    ({ get: this.get, post: this.post, put: this.put, delete: this.delete } = this.calls({}));
   }
 
   get currentKey(): ResolvedKey {
     return this.key;
   }
 
-  async request<T = Record<string, unknown>>(request: ApiRequest): Promise<T> {
-    // A request that names its own key (logout sends the saved session key) has no fallback.
-    if (request.key !== undefined) return this.withRetries<T>(request);
-    return this.withSessionFallback(() => this.withRetries<T>(request));
+  /** The calls sent with this Bearer key, and no session fallback (logout sends the session's). */
+  withKey(key: string): ApiCalls {
+    return this.calls({ key });
   }
 
   /**
    * A successful response whose body is left unread, for downloads: retries and errors as
-   * for `request`, the timeout covers the wait for the response headers only (a large
-   * body may take longer to arrive).
+   * for the other calls, the timeout covers the wait for the response headers only (a
+   * large body may take longer to arrive).
    */
-  async stream(request: ApiRequest): Promise<Response> {
-    return this.withSessionFallback(() => this.withRetries<Response>(request, true));
+  async stream<Wire extends WirePath<'get'>>(
+    path: Wire,
+    ...init: InitParam<WireInit<'get', Wire>>
+  ): Promise<Response> {
+    const { response } = await (this.wire.GET as UntypedCall)(path, {
+      ...init[0],
+      parseAs: 'stream',
+      fetch: (request: Request) => this.send(request, { unread: true }),
+    });
+    return response;
+  }
+
+  private calls(options: SendOptions): ApiCalls {
+    const call =
+      (method: keyof WireClient) =>
+      async (path: string, init?: object): Promise<unknown> => {
+        const { data } = await (this.wire[method] as UntypedCall)(path, {
+          ...init,
+          fetch: (request: Request) => this.send(request, options),
+        });
+        return data;
+      };
+    return {
+      get: call('GET'),
+      post: call('POST'),
+      put: call('PUT'),
+      delete: call('DELETE'),
+    } as ApiCalls;
+  }
+
+  /** The fetch of the typed client: every request it builds is sent from here. */
+  private async send(request: Request, options: SendOptions): Promise<Response> {
+    const outgoing: Outgoing = {
+      method: request.method,
+      url: `${this.base}${request.url.slice(PLACEHOLDER_ORIGIN.length)}`,
+      query: new URL(request.url).searchParams,
+      // As the public client: a write always carries a JSON body, `{}` when it has none.
+      payload:
+        request.body !== null ? await request.text() : request.method === 'GET' ? undefined : '{}',
+    };
+    // A request that names its own key (logout sends the saved session key) has no fallback.
+    if (options.key !== undefined) return this.withRetries(outgoing, options);
+    return this.withSessionFallback(() => this.withRetries(outgoing, options));
   }
 
   private async withSessionFallback<T>(attempt: () => Promise<T>): Promise<T> {
@@ -107,16 +204,13 @@ export class ApiClient {
     );
   }
 
-  private async withRetries<T>(request: ApiRequest, unread = false): Promise<T> {
+  private async withRetries(outgoing: Outgoing, options: SendOptions): Promise<Response> {
     const { io, policy, baseUrl } = this.options;
-    const url = buildUrl(baseUrl, request.path, request.query);
-    const sendsBody = request.method !== 'GET' || request.body !== undefined;
-    const payload = sendsBody ? JSON.stringify(request.body ?? {}) : undefined;
     for (let attempt = 0; ; attempt++) {
-      this.explain(request, url, payload, attempt);
+      this.explain(outgoing, options, attempt);
       let response: Response;
       try {
-        response = await this.send(request.method, url, payload, unread, request.key);
+        response = await this.fetchOnce(outgoing, options);
       } catch (error) {
         const wait = retryDelay(policy, attempt, {}, io.now());
         const reason = connectionFailureText(error);
@@ -125,7 +219,7 @@ export class ApiClient {
         await io.sleep(wait);
         continue;
       }
-      if (response.ok && unread) return response as T;
+      if (response.ok && options.unread) return response;
       const text = await response.text();
       const body = parseJson(text);
       if (response.ok) {
@@ -136,7 +230,8 @@ export class ApiClient {
               `${summarizeBody(text)}); check that --url (or $${URL_ENV}) is the api's address`,
           );
         }
-        return body as T;
+        // The typed client reads the body again: hand it the text already read.
+        return new Response(text, { status: response.status, headers: response.headers });
       }
       const error = new ApiError(response.status, body ?? null, text);
       const wait = retryDelay(
@@ -155,27 +250,20 @@ export class ApiClient {
     }
   }
 
-  private async send(
-    method: HttpMethod,
-    url: string,
-    payload: string | undefined,
-    headersOnly = false,
-    key = this.key.key,
-  ): Promise<Response> {
+  private async fetchOnce(outgoing: Outgoing, options: SendOptions): Promise<Response> {
+    const key = options.key ?? this.key.key;
     const headers: Record<string, string> = {
       Accept: 'application/json',
       'User-Agent': 'gpumkt',
     };
     if (key !== undefined) headers.Authorization = `Bearer ${key}`;
-    if (payload !== undefined) headers['Content-Type'] = 'application/json';
-    if (!headersOnly) {
-      return this.fetchImpl(url, {
-        method,
-        headers,
-        body: payload,
+    if (outgoing.payload !== undefined) headers['Content-Type'] = 'application/json';
+    const init = { method: outgoing.method, headers, body: outgoing.payload, redirect: 'manual' };
+    if (!options.unread) {
+      return this.fetchImpl(outgoing.url, {
+        ...init,
         signal: AbortSignal.timeout(this.options.timeoutMs),
-        redirect: 'manual',
-      });
+      } as RequestInit);
     }
     const controller = new AbortController();
     const timer = setTimeout(
@@ -183,37 +271,27 @@ export class ApiClient {
       this.options.timeoutMs,
     );
     try {
-      return await this.fetchImpl(url, {
-        method,
-        headers,
-        body: payload,
+      return await this.fetchImpl(outgoing.url, {
+        ...init,
         signal: controller.signal,
-        redirect: 'manual',
-      });
+      } as RequestInit);
     } finally {
       clearTimeout(timer);
     }
   }
 
-  private explain(
-    request: ApiRequest,
-    url: string,
-    payload: string | undefined,
-    attempt: number,
-  ): void {
+  private explain(outgoing: Outgoing, options: SendOptions, attempt: number): void {
     if (!this.options.explain) return;
-    const lines = [`${request.method} ${url}${attempt > 0 ? `  (retry ${attempt})` : ''}`];
-    if (request.query) {
-      for (const [name, value] of Object.entries(request.query)) {
-        if (value === undefined) continue;
-        lines.push(
-          `  query ${name} = ${typeof value === 'string' ? value : JSON.stringify(value)}`,
-        );
-      }
+    const lines = [
+      `${outgoing.method} ${outgoing.url}${attempt > 0 ? `  (retry ${attempt})` : ''}`,
+    ];
+    // Decoded: strings as they were given, anything else as the JSON sent.
+    for (const [name, value] of outgoing.query) {
+      lines.push(`  query ${name} = ${value}`);
     }
-    if (payload !== undefined) lines.push(`  body ${this.redact(payload)}`);
+    if (outgoing.payload !== undefined) lines.push(`  body ${this.redact(outgoing.payload)}`);
     lines.push(
-      request.key !== undefined
+      options.key !== undefined
         ? '  Authorization: Bearer <redacted> (the saved 2FA session key)'
         : this.key.key === undefined
           ? '  no Authorization header (no key found)'

@@ -1,4 +1,4 @@
-import { buildUrl, encodeQuery } from './query-encoding';
+import { encodeQuery } from './query-encoding';
 
 describe('encodeQuery', () => {
   it('sends strings as they are and everything else as JSON, form-encoded, in order', () => {
@@ -23,17 +23,5 @@ describe('encodeQuery', () => {
 
   it('leaves out undefined values', () => {
     expect(encodeQuery({ a: undefined, b: true })).toBe('b=true');
-  });
-});
-
-describe('buildUrl', () => {
-  it('joins base and path with exactly one slash and keeps the path as given', () => {
-    expect(buildUrl('http://h:1/', '/api/v0/users/current')).toBe(
-      'http://h:1/api/v0/users/current',
-    );
-    expect(buildUrl('http://h:1', '/api/v0/charges/', { limit: 5 })).toBe(
-      'http://h:1/api/v0/charges/?limit=5',
-    );
-    expect(buildUrl('http://h:1//', 'api/v0/x', {})).toBe('http://h:1/api/v0/x');
   });
 });

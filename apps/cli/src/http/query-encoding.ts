@@ -12,14 +12,3 @@ export function encodeQuery(params: Record<string, QueryValue>): string {
   }
   return search.toString();
 }
-
-/** Joins the base URL and an api path without doubling or losing the slash between them. */
-export function buildUrl(
-  baseUrl: string,
-  path: string,
-  query?: Record<string, QueryValue>,
-): string {
-  const base = baseUrl.replace(/\/+$/, '');
-  const encoded = query ? encodeQuery(query) : '';
-  return `${base}${path.startsWith('/') ? path : `/${path}`}${encoded ? `?${encoded}` : ''}`;
-}

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors';
-import { createEndpointBody, renderEndpointGroups, updateEndpointBody } from './endpoints.commands';
+import { createEndpointBody, updateEndpointBody } from './endpoints.handlers';
 
 describe('endpoint group bodies', () => {
   it('create sends every option in wire order with the spec defaults', () => {
@@ -67,22 +67,5 @@ describe('endpoint group bodies', () => {
       inactivity_timeout: null,
       autoscaler_instance: 'prod',
     });
-  });
-
-  it('lists groups as a table without their api keys', () => {
-    const text = renderEndpointGroups([
-      {
-        id: 7,
-        endpoint_name: 'llm',
-        endpoint_state: 'active',
-        target_util: 0.9,
-        api_key: 'secret',
-        created_at: 0,
-      },
-    ]);
-    expect(text).toMatch(/^id\s+name\s+state/);
-    expect(text).toMatch(/^7\s+llm\s+active\s+-\s+-\s+0\.9/m);
-    expect(text).not.toContain('secret');
-    expect(renderEndpointGroups([])).toBe('No endpoint groups.\n');
   });
 });

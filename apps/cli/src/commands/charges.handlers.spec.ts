@@ -1,5 +1,5 @@
 import { UsageError } from '../errors';
-import { buildChargesQuery } from './charges.commands';
+import { buildChargesQuery } from './charges.handlers';
 
 const NOW = new Date('2025-11-10T00:00:00Z');
 
@@ -29,7 +29,7 @@ describe('charges query', () => {
         day: { gte: 1761955200, lte: 1762387199 },
         type: { in: ['instance', 'volume', 'serverless'] },
       },
-      latest_first: true,
+      latest_first: 'true',
       limit: 20,
       format: 'tree',
       after_token: 'NT1',
@@ -38,7 +38,7 @@ describe('charges query', () => {
 
   it('sends latest_first=false unless asked, and no type filter without -ct', () => {
     const query = buildChargesQuery({ limit: 5, format: 'table' }, NOW);
-    expect(query.latest_first).toBe(false);
+    expect(query.latest_first).toBe('false');
     expect(query.select_filters).toEqual({ day: { gte: 1762128000, lte: 1762732800 } });
     expect(query.after_token).toBeUndefined();
   });
