@@ -65,6 +65,13 @@ module.exports = {
       to: { path: '^libs/', pathNot: '^libs/api-client/src/' },
     },
     {
+      name: 'api-client-imports-no-library',
+      comment: 'The generated client is what the CLI may use: it must not pull a context in.',
+      severity: 'error',
+      from: { path: '^libs/api-client/' },
+      to: { path: '^libs/', pathNot: '^libs/api-client/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: { path: '^libs/' },
