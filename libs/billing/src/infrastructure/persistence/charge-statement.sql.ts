@@ -1,5 +1,5 @@
-import { CHARGE_CATEGORIES } from '../domain/charge-report';
-import { StatementQuery } from '../domain/charge-statement';
+import { CHARGE_CATEGORIES } from '../../domain/charge-report';
+import { StatementQuery } from '../../domain/charge-statement';
 import { SqlStatement } from './charge-report.sql';
 
 /**

@@ -1,5 +1,6 @@
 import { DomainError } from '@app/platform';
-import { DAY_RANGE_REQUIRED_MSG, parseChargeQuery } from './parse-charge-query';
+import { DAY_RANGE_REQUIRED_MSG } from '../domain/errors';
+import { parseChargeQuery } from './charges.request';
 
 const day = (gte: unknown, lte: unknown, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ day: { gte, lte }, ...extra });

@@ -1,4 +1,9 @@
-import { CHARGE_CATEGORIES, ChargeCategory, ChargeFilter, SortKey } from '../domain/charge-report';
+import {
+  CHARGE_CATEGORIES,
+  ChargeCategory,
+  ChargeFilter,
+  SortKey,
+} from '../../domain/charge-report';
 
 /**
  * The SQL of the charges report, as plain text + parameters, so the repository and the

@@ -4,7 +4,7 @@ import {
   DemoDataSeeder,
   DemoSeedOptions,
   DemoSeedSummary,
-} from '../application/ports/demo-data.seeder.port';
+} from '../../application/ports/demo-data.seeder.port';
 import { bulkReportDaysSql } from './report-days.sql';
 import { bulkStatementDaysSql } from './statement-days.sql';
 
@@ -21,7 +21,7 @@ const HEAVY_SHARE = 0.2;
  * the contract id, so the same options produce the same dataset.
  */
 @Injectable()
-export class SqlDemoDataSeeder extends DemoDataSeeder {
+export class PostgresDemoDataSeeder extends DemoDataSeeder {
   constructor(private readonly dataSource: DataSource) {
     super();
   }

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionalEntityManager } from '@app/platform';
-import { ContractRepository } from '../application/ports/contract.repository.port';
-import { Contract, DailyCharge } from '../domain/contract';
+import { ContractRepository } from '../../application/ports/contract.repository.port';
+import { Contract, DailyCharge } from '../../domain/contract';
 import { contractReportDaysSql } from './report-days.sql';
 import { contractStatementDaysSql } from './statement-days.sql';
 
 @Injectable()
-export class TypeormContractRepository extends ContractRepository {
+export class PostgresContractRepository extends ContractRepository {
   constructor(private readonly tx: TransactionalEntityManager) {
     super();
   }
@@ -14,14 +14,11 @@ export class TypeormContractRepository extends ContractRepository {
   async replace(contract: Contract, charges: DailyCharge[]): Promise<void> {
     // Incremental summary updates (ON CONFLICT row locks) stay correct under concurrent writers.
     await this.tx.transaction(async () => {
-      const manager = this.tx.manager;
-      await manager.query(`SELECT 1 FROM billing_contracts WHERE id = $1 FOR UPDATE`, [
-        contract.id,
-      ]);
-      await manager.query(contractReportDaysSql('-'), [contract.id]);
-      await manager.query(contractStatementDaysSql('-'), [contract.id]);
-      await manager.query(`DELETE FROM billing_charges WHERE contract_id = $1`, [contract.id]);
-      await manager.query(
+      await this.tx.rows(`SELECT 1 FROM billing_contracts WHERE id = $1 FOR UPDATE`, [contract.id]);
+      await this.tx.rows(contractReportDaysSql('-'), [contract.id]);
+      await this.tx.rows(contractStatementDaysSql('-'), [contract.id]);
+      await this.tx.rows(`DELETE FROM billing_charges WHERE contract_id = $1`, [contract.id]);
+      await this.tx.rows(
         `INSERT INTO billing_contracts
            (id, user_id, kind, start_ts, end_ts, label, template_id, endpoint_id, workergroup_id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -42,7 +39,7 @@ export class TypeormContractRepository extends ContractRepository {
         ],
       );
       if (charges.length > 0) {
-        await manager.query(
+        await this.tx.rows(
           `INSERT INTO billing_charges (contract_id, day, type, quantity, unit, rate, amount)
            SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::numeric[], $5::text[], $6::numeric[], $7::numeric[])`,
           [
@@ -56,7 +53,7 @@ export class TypeormContractRepository extends ContractRepository {
           ],
         );
       }
-      await manager.query(
+      await this.tx.rows(
         `UPDATE billing_contracts c
             SET first_charge_day = s.first_day, last_charge_day = s.last_day,
                 charge_days_gapped = coalesce(s.days < (s.last_day - s.first_day) / 86400 + 1, false)
@@ -65,8 +62,8 @@ export class TypeormContractRepository extends ContractRepository {
           WHERE c.id = $1`,
         [contract.id],
       );
-      await manager.query(contractReportDaysSql('+'), [contract.id]);
-      await manager.query(contractStatementDaysSql('+'), [contract.id]);
+      await this.tx.rows(contractReportDaysSql('+'), [contract.id]);
+      await this.tx.rows(contractStatementDaysSql('+'), [contract.id]);
     });
   }
 }

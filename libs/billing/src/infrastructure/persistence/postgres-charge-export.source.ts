@@ -6,8 +6,8 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import {
   ChargeExportSource,
   ChargeLineStream,
-} from '../application/ports/charge-export.source.port';
-import { ChargeExportQuery } from '../domain/charge-export';
+} from '../../application/ports/charge-export.source.port';
+import { ChargeExportQuery } from '../../domain/charge-export';
 import { exportLineCountStatement, exportLinesStatement } from './charge-statement.sql';
 
 /** Rows per cursor fetch: the most the api holds of one export at a time (~1 MB). */
@@ -54,7 +54,7 @@ class ReleasingQueryStream extends QueryStream {
 
 /** The export's rows from a cursor on a connection of its own, taken from the pool. */
 @Injectable()
-export class PgChargeExportSource extends ChargeExportSource {
+export class PostgresChargeExportSource extends ChargeExportSource {
   constructor(private readonly dataSource: DataSource) {
     super();
   }

@@ -1,25 +1,14 @@
-import { Injectable } from '@nestjs/common';
-import { LagTolerantReads } from '@app/platform';
-import { ChargeReportReader, WalkHead } from '../application/ports/charge-report.reader.port';
 import {
   CHARGE_TYPES,
-  ChargeFilter,
   ChargeItemTotals,
   ChargeType,
   ContractChargeTotals,
   ContractKind,
   ReportRow,
-  SortKey,
-} from '../domain/charge-report';
-import {
-  contractChargesStatement,
-  headStatement,
-  pageStatement,
-  SqlStatement,
-  wrapperAmountsStatement,
-} from './charge-report.sql';
+} from '../../domain/charge-report';
 
-interface PageSqlRow {
+/** A row of pageStatement: a contract or a tree-format wrapper. */
+export interface PageSqlRow {
   row_kind: 'contract' | 'wrapper';
   id: number | null;
   source: string;
@@ -33,6 +22,7 @@ interface PageSqlRow {
   workergroup_id: number | null;
 }
 
+/** A row of contractChargesStatement: one type of one contract, or (type null) the contract. */
 export interface ChargeSqlRow {
   contract_id: number;
   type: ChargeType | null;
@@ -95,55 +85,4 @@ export function toContractTotals(rows: ChargeSqlRow[]): Map<number, ContractChar
     );
   }
   return totals;
-}
-
-@Injectable()
-export class SqlChargeReportReader extends ChargeReportReader {
-  // The report tolerates a few seconds of lag: it reads where LagTolerantReads says
-  // (the replica when there is a usable one; docs/operations.md "Read replica").
-  constructor(private readonly reads: LagTolerantReads) {
-    super();
-  }
-
-  private run<T>(statement: SqlStatement): Promise<T[]> {
-    return this.reads.query<T>(statement.text, statement.values);
-  }
-
-  async head(userId: number, filter: ChargeFilter): Promise<WalkHead> {
-    const [row] = await this.run<WalkHead>(headStatement(userId, filter));
-    return row;
-  }
-
-  async page(
-    userId: number,
-    filter: ChargeFilter,
-    snapshot: string,
-    after: SortKey | null,
-    limit: number,
-  ): Promise<ReportRow[]> {
-    const rows = await this.run<PageSqlRow>(pageStatement(userId, filter, snapshot, after, limit));
-    return rows.map(toReportRow);
-  }
-
-  async contractCharges(
-    contractIds: number[],
-    gte: number,
-    lte: number,
-  ): Promise<Map<number, ContractChargeTotals>> {
-    return toContractTotals(
-      await this.run<ChargeSqlRow>(contractChargesStatement(contractIds, gte, lte)),
-    );
-  }
-
-  async wrapperAmounts(
-    userId: number,
-    sources: string[],
-    gte: number,
-    lte: number,
-  ): Promise<Map<string, string>> {
-    const rows = await this.run<{ source: string; amount: string }>(
-      wrapperAmountsStatement(userId, sources, gte, lte),
-    );
-    return new Map(rows.map((row) => [row.source, row.amount]));
-  }
 }
