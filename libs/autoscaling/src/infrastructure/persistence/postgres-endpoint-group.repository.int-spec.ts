@@ -6,14 +6,16 @@ import { CreateEndpointGroupUseCase } from '../../application/create-endpoint-gr
 import { EndpointGroupKeys } from '../../application/endpoint-group-key';
 import { UpdateEndpointGroupUseCase } from '../../application/update-endpoint-group.use-case';
 import { DEFAULT_ENDPOINT_GROUP_OPTIONS } from '../../domain/endpoint-group';
-import { TypeormEndpointGroupRepository } from './typeorm-endpoint-group.repository';
+import { endpointGroupRepositoryContract } from '../../testing/endpoint-group-repository.contract';
+import { PostgresEndpointGroupRepository } from './postgres-endpoint-group.repository';
 
 // Group ids owned by this file (the endpoint groups range is 40000-49999).
 const FIXTURE_ID = 49001;
+const CONTRACT_FIXTURE_ID = 49002;
 
 describe('endpoint group persistence (real PostgreSQL)', () => {
   let dataSource: DataSource;
-  let repository: TypeormEndpointGroupRepository;
+  let repository: PostgresEndpointGroupRepository;
   let create: CreateEndpointGroupUseCase;
   let update: UpdateEndpointGroupUseCase;
   let ownerId: number;
@@ -24,7 +26,7 @@ describe('endpoint group persistence (real PostgreSQL)', () => {
     const tx = new TransactionalEntityManager(dataSource);
     const uow = new TypeormUnitOfWork(tx);
     const clock = new ManualClock();
-    repository = new TypeormEndpointGroupRepository(tx);
+    repository = new PostgresEndpointGroupRepository(tx);
     const keys = new EndpointGroupKeys(new SeededRandomSource(), testSecretKeeper());
     create = new CreateEndpointGroupUseCase(repository, keys, uow, clock);
     update = new UpdateEndpointGroupUseCase(repository, uow, clock);
@@ -38,7 +40,20 @@ describe('endpoint group persistence (real PostgreSQL)', () => {
     strangerId = await insertUser();
   });
 
-  afterAll(() => dataSource.destroy());
+  // The users' groups go with them (ON DELETE CASCADE).
+  afterAll(async () => {
+    await dataSource.query(`DELETE FROM users WHERE id = ANY($1)`, [[ownerId, strangerId]]);
+    await dataSource.destroy();
+  });
+
+  describe('the repository contract', () => {
+    endpointGroupRepositoryContract(async () => ({
+      repository,
+      owner: ownerId,
+      stranger: strangerId,
+      fixtureId: CONTRACT_FIXTURE_ID,
+    }));
+  });
 
   it('stores every option exactly, with generated ids from 1,000,000', async () => {
     const id = await create.execute({

@@ -26,29 +26,24 @@ function storable(id: number): boolean {
 }
 
 @Injectable()
-export class TypeormEndpointGroupRepository extends EndpointGroupRepository {
+export class PostgresEndpointGroupRepository extends EndpointGroupRepository {
   constructor(private readonly tx: TransactionalEntityManager) {
     super();
   }
 
-  private query<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return this.tx.rows<T>(sql, params);
-  }
-
   async nextId(): Promise<number> {
-    const [row] = await this.query<{ id: string }>(
+    const [row] = await this.tx.rows<{ id: string }>(
       `SELECT nextval(pg_get_serial_sequence('endpoint_groups', 'id')) AS id`,
-      [],
     );
     return Number(row.id);
   }
 
   async insert(group: NewEndpointGroup): Promise<void> {
-    await this.query(INSERT, insertParams(group));
+    await this.tx.rows(INSERT, insertParams(group));
   }
 
   async listByUser(userId: number): Promise<StoredEndpointGroup[]> {
-    const rows = await this.query<EndpointGroupRow>(
+    const rows = await this.tx.rows<EndpointGroupRow>(
       `SELECT ${ENDPOINT_GROUP_COLUMNS} FROM endpoint_groups WHERE user_id = $1 ORDER BY id`,
       [userId],
     );
@@ -57,7 +52,7 @@ export class TypeormEndpointGroupRepository extends EndpointGroupRepository {
 
   async findOwnedForUpdate(id: number, userId: number): Promise<StoredEndpointGroup | null> {
     if (!storable(id)) return null;
-    const rows = await this.query<EndpointGroupRow>(
+    const rows = await this.tx.rows<EndpointGroupRow>(
       `SELECT ${ENDPOINT_GROUP_COLUMNS} FROM endpoint_groups
         WHERE id = $1 AND user_id = $2 FOR UPDATE`,
       [id, userId],
@@ -67,7 +62,7 @@ export class TypeormEndpointGroupRepository extends EndpointGroupRepository {
 
   async findById(id: number): Promise<StoredEndpointGroup | null> {
     if (!storable(id)) return null;
-    const rows = await this.query<EndpointGroupRow>(
+    const rows = await this.tx.rows<EndpointGroupRow>(
       `SELECT ${ENDPOINT_GROUP_COLUMNS} FROM endpoint_groups WHERE id = $1`,
       [id],
     );
@@ -78,7 +73,7 @@ export class TypeormEndpointGroupRepository extends EndpointGroupRepository {
     id: number,
     changes: { options: EndpointGroupOptions; state: EndpointState; updatedAt: Date },
   ): Promise<void> {
-    await this.query(
+    await this.tx.rows(
       `UPDATE endpoint_groups SET
          endpoint_state = $2, updated_at = $3,
          endpoint_name = $4, min_load = $5, min_cold_load = $6, target_util = $7,
@@ -91,7 +86,7 @@ export class TypeormEndpointGroupRepository extends EndpointGroupRepository {
 
   async deleteOwned(id: number, userId: number): Promise<boolean> {
     if (!storable(id)) return false;
-    const rows = await this.query<{ id: number }>(
+    const rows = await this.tx.rows<{ id: number }>(
       `DELETE FROM endpoint_groups WHERE id = $1 AND user_id = $2 RETURNING id`,
       [id, userId],
     );
@@ -99,7 +94,7 @@ export class TypeormEndpointGroupRepository extends EndpointGroupRepository {
   }
 
   async upsert(group: NewEndpointGroup): Promise<void> {
-    await this.query(
+    await this.tx.rows(
       `${INSERT}
        ON CONFLICT (id) DO UPDATE SET
          user_id = EXCLUDED.user_id, endpoint_state = EXCLUDED.endpoint_state,
