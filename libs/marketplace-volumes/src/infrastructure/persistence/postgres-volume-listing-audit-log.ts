@@ -8,7 +8,7 @@ import { AuditRow, toAuditEntry } from './volume-listing.mapper';
 
 /** Append-only: the application never updates or deletes audit rows. */
 @Injectable()
-export class TypeormVolumeListingAuditLog extends VolumeListingAuditLog {
+export class PostgresVolumeListingAuditLog extends VolumeListingAuditLog {
   constructor(private readonly tx: TransactionalEntityManager) {
     super();
   }

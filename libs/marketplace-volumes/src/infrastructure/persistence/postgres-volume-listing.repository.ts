@@ -8,7 +8,7 @@ import { MAX_LISTING_ID, VolumeListing } from '../../domain/volume-listing';
 import { toVolumeListing, VOLUME_LISTING_COLUMNS, VolumeListingRow } from './volume-listing.mapper';
 
 @Injectable()
-export class TypeormVolumeListingRepository extends VolumeListingRepository {
+export class PostgresVolumeListingRepository extends VolumeListingRepository {
   constructor(private readonly tx: TransactionalEntityManager) {
     super();
   }

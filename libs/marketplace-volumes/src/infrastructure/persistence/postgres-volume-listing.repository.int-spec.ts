@@ -7,18 +7,22 @@ import {
   ListingAuditEntry,
   VolumeListingAuditLog,
 } from '../../application/ports/volume-listing-audit-log.port';
-import { TypeormVolumeListingAuditLog } from './typeorm-volume-listing-audit-log';
-import { TypeormVolumeListingRepository } from './typeorm-volume-listing.repository';
+import { volumeListingStoresContract } from '../../testing/volume-listing-stores.contract';
+import { PostgresVolumeListingAuditLog } from './postgres-volume-listing-audit-log';
+import { PostgresVolumeListingRepository } from './postgres-volume-listing.repository';
 
 // Listing ids owned by this file (the volumes range is 30000-39999; 39000-39899 belong to
 // test/hardening-races.e2e-spec.ts).
 const IDS = { racing: 39901, rollback: 39902, upsert: 39903, interleaved: 39904 };
+/** The contract suite's listings: 39911-39920. */
+const CONTRACT_FIRST_ID = 39910;
+const CONTRACT_IDS = Array.from({ length: 10 }, (_, i) => CONTRACT_FIRST_ID + 1 + i);
 
 describe('volume listing persistence (real PostgreSQL)', () => {
   let dataSource: DataSource;
   let tx: TransactionalEntityManager;
-  let listings: TypeormVolumeListingRepository;
-  let audit: TypeormVolumeListingAuditLog;
+  let listings: PostgresVolumeListingRepository;
+  let audit: PostgresVolumeListingAuditLog;
   let ownerId: number;
 
   const useCase = (log: VolumeListingAuditLog = audit) =>
@@ -38,18 +42,35 @@ describe('volume listing persistence (real PostgreSQL)', () => {
   beforeAll(async () => {
     dataSource = await new DataSource(dataSourceOptions(process.env.DATABASE_URL!)).initialize();
     tx = new TransactionalEntityManager(dataSource);
-    listings = new TypeormVolumeListingRepository(tx);
-    audit = new TypeormVolumeListingAuditLog(tx);
+    listings = new PostgresVolumeListingRepository(tx);
+    audit = new PostgresVolumeListingAuditLog(tx);
     const [user] = await dataSource.query(`INSERT INTO users (email) VALUES ($1) RETURNING id`, [
       `volumes-int-${randomUUID()}@example.test`,
     ]);
     ownerId = user.id;
     await dataSource.query(`DELETE FROM volume_listing_audit WHERE listing_id = ANY($1)`, [
-      Object.values(IDS),
+      [...Object.values(IDS), ...CONTRACT_IDS],
     ]);
   });
 
-  afterAll(() => dataSource.destroy());
+  // The user's listings go with it (ON DELETE CASCADE); audit rows name no foreign key.
+  afterAll(async () => {
+    await dataSource.query(`DELETE FROM volume_listing_audit WHERE listing_id = ANY($1)`, [
+      [...Object.values(IDS), ...CONTRACT_IDS],
+    ]);
+    await dataSource.query(`DELETE FROM users WHERE id = $1`, [ownerId]);
+    await dataSource.destroy();
+  });
+
+  describe('the stores contract', () => {
+    volumeListingStoresContract(async () => ({
+      listings,
+      audit,
+      inUnitOfWork: (work) => tx.transaction(work),
+      ownerId,
+      firstId: CONTRACT_FIRST_ID,
+    }));
+  });
 
   it('serialises concurrent unlists of one listing: one change, one consistent state', async () => {
     await seed(IDS.racing);
