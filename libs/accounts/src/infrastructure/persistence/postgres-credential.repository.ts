@@ -6,7 +6,6 @@ import {
   CredentialRepository,
   NewApiKey,
   NewSession,
-  TeamRepository,
 } from '../../application/ports/credential.repository.port';
 
 interface CredentialRow {
@@ -22,7 +21,7 @@ interface CredentialRow {
 
 /** API keys and sessions share one lookup: both are Bearer credentials. */
 @Injectable()
-export class TypeormCredentialRepository extends CredentialRepository {
+export class PostgresCredentialRepository extends CredentialRepository {
   constructor(
     private readonly tx: TransactionalEntityManager,
     private readonly cache: CredentialCache,
@@ -31,7 +30,7 @@ export class TypeormCredentialRepository extends CredentialRepository {
   }
 
   async findByHash(keyHash: string): Promise<CredentialRecord | null> {
-    const rows: CredentialRow[] = await this.tx.manager.query(
+    const rows = await this.tx.rows<CredentialRow>(
       `SELECT c.kind, c.id, c.user_id, c.team_id, c.is_admin_session, c.expires_at, c.revoked_at,
               u.is_admin AS is_admin_user
          FROM (
@@ -61,7 +60,7 @@ export class TypeormCredentialRepository extends CredentialRepository {
   }
 
   async createApiKey(key: NewApiKey): Promise<number> {
-    const rows: Array<{ id: number }> = await this.tx.manager.query(
+    const rows = await this.tx.rows<{ id: number }>(
       `INSERT INTO api_keys (user_id, team_id, key_hash, key_prefix) VALUES ($1, $2, $3, $4) RETURNING id`,
       [key.userId, key.teamId, key.keyHash, key.keyPrefix],
     );
@@ -69,7 +68,7 @@ export class TypeormCredentialRepository extends CredentialRepository {
   }
 
   async upsertApiKey(key: NewApiKey): Promise<number> {
-    const rows: Array<{ id: number }> = await this.tx.manager.query(
+    const rows = await this.tx.rows<{ id: number }>(
       `INSERT INTO api_keys (user_id, team_id, key_hash, key_prefix) VALUES ($1, $2, $3, $4)
        ON CONFLICT (key_hash) DO UPDATE SET user_id = EXCLUDED.user_id, team_id = EXCLUDED.team_id, revoked_at = NULL
        RETURNING id`,
@@ -81,7 +80,7 @@ export class TypeormCredentialRepository extends CredentialRepository {
   }
 
   async createSession(session: NewSession): Promise<number> {
-    const rows: Array<{ id: number }> = await this.tx.manager.query(
+    const rows = await this.tx.rows<{ id: number }>(
       `INSERT INTO sessions (user_id, team_id, key_hash, is_admin, expires_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
       [session.userId, session.teamId, session.keyHash, session.isAdmin, session.expiresAt],
     );
@@ -89,7 +88,7 @@ export class TypeormCredentialRepository extends CredentialRepository {
   }
 
   async revokeSession(sessionId: number, at: Date): Promise<boolean> {
-    const rows: unknown[] = await this.tx.manager.query(
+    const rows = await this.tx.rows<{ id: number }>(
       `UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id`,
       [sessionId, at],
     );
@@ -97,7 +96,7 @@ export class TypeormCredentialRepository extends CredentialRepository {
   }
 
   async revokeSessionsOf(userId: number, at: Date, exceptSessionId?: number): Promise<number> {
-    const rows: unknown[] = await this.tx.manager.query(
+    const rows = await this.tx.rows<{ id: number }>(
       `UPDATE sessions SET revoked_at = $2
         WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2
           AND ($3::integer IS NULL OR id <> $3)
@@ -105,42 +104,5 @@ export class TypeormCredentialRepository extends CredentialRepository {
       [userId, at, exceptSessionId ?? null],
     );
     return rows.length;
-  }
-}
-
-@Injectable()
-export class TypeormTeamRepository extends TeamRepository {
-  constructor(private readonly tx: TransactionalEntityManager) {
-    super();
-  }
-
-  async upsert(team: { id: number; name: string }): Promise<void> {
-    await this.tx.manager.query(
-      `INSERT INTO teams (id, name) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name`,
-      [team.id, team.name],
-    );
-  }
-
-  async create(name: string): Promise<number> {
-    const rows: Array<{ id: number }> = await this.tx.manager.query(
-      `INSERT INTO teams (name) VALUES ($1) RETURNING id`,
-      [name],
-    );
-    return rows[0].id;
-  }
-
-  async addMember(teamId: number, userId: number): Promise<void> {
-    await this.tx.manager.query(
-      `INSERT INTO team_members (team_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
-      [teamId, userId],
-    );
-  }
-
-  async isMember(teamId: number, userId: number): Promise<boolean> {
-    const rows = await this.tx.manager.query(
-      `SELECT 1 FROM team_members WHERE team_id = $1 AND user_id = $2`,
-      [teamId, userId],
-    );
-    return rows.length > 0;
   }
 }

@@ -2,8 +2,8 @@ import { Logger } from '@nestjs/common';
 import Redis from 'ioredis';
 import { performance } from 'node:perf_hooks';
 import { RedisConnectionFactory, TransactionalEntityManager } from '@app/platform';
-import { CredentialCache } from '../application/ports/credential-cache.port';
-import { CredentialRecord } from '../domain/credential';
+import { CredentialCache } from '../../application/ports/credential-cache.port';
+import { CredentialRecord } from '../../domain/credential';
 
 export interface CredentialCacheSettings {
   /** How long a record is trusted without news: the bound on a lost invalidation. */

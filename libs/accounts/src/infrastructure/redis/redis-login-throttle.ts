@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { LoginThrottle } from '../application/ports/login-throttle.port';
+import { LoginThrottle } from '../../application/ports/login-throttle.port';
 
 export interface LoginThrottleSettings {
   enabled: boolean;

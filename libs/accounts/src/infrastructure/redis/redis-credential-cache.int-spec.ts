@@ -6,7 +6,7 @@ import {
   RedisConnectionFactory,
   TransactionalEntityManager,
 } from '@app/platform';
-import { CredentialRecord } from '../domain/credential';
+import { CredentialRecord } from '../../domain/credential';
 import { CredentialCacheSettings, RedisCredentialCache } from './redis-credential-cache';
 
 /** The cache against a real Redis of its own (it kills pub/sub clients). */
