@@ -16,7 +16,7 @@ function sixDecimals(price: string): string {
 
 /**
  * Listings in memory, held to the PostgreSQL repository's answers by
- * testing/volume-listing-repository.contract.ts. Times it sets itself are `now`.
+ * testing/volume-listing-stores.contract.ts. Times it sets itself are `now`.
  */
 export class InMemoryVolumeListingRepository extends VolumeListingRepository {
   readonly rows = new Map<number, VolumeListing>();
