@@ -1,11 +1,18 @@
 /**
- * Architecture rules, run by `npm run lint`:
+ * Architecture rules, run by `npm run lint` (docs/architecture.md "Dependency rules"):
  * - layers point inward: domain/ imports no other layer of its context, application/ only
- *   domain/ (never http/, infrastructure/ or operator/);
- * - domain/ and application/ stay free of persistence, cache and queue frameworks;
- * - a context reaches another context only through its public index.ts;
+ *   domain/ and its ports (never http/, infrastructure/, operator/ or testing/), and a
+ *   context's http/ reaches its adapters only through the application's ports;
+ * - domain/ and application/ stay free of persistence, cache and queue frameworks, and
+ *   only the platform's queue infrastructure talks to BullMQ (everything else uses the
+ *   typed JobQueue);
+ * - a context reaches another context only through its public index.ts (test kits through
+ *   the platform's testing/index.ts), and only tests and test kits import testing/;
  * - the command-line client talks HTTP only and never imports a context (the generated
- *   api client, libs/api-client, is its one library).
+ *   api client, libs/api-client, is its one library, and imports no other).
+ *
+ * Specs are not cruised; testing/ is, so that an import of a fake from production code
+ * is seen.
  */
 const CONTEXTS = 'platform|accounts|billing|identity-tfa|marketplace-volumes|autoscaling';
 
@@ -26,11 +33,29 @@ module.exports = {
       to: { path: '^libs/$1/src/(http|infrastructure|operator|testing)/' },
     },
     {
+      name: 'http-reaches-adapters-through-ports',
+      comment:
+        "A context's http/ calls use cases, never its own adapters. The platform's http/ is the " +
+        'framework glue itself (health checks, metrics) and is left out.',
+      severity: 'error',
+      from: { path: '^libs/(?!platform/)([^/]+)/src/http/' },
+      to: { path: '^libs/$1/src/infrastructure/' },
+    },
+    {
       name: 'core-without-infrastructure-frameworks',
       comment: 'domain/ and application/ must not import typeorm, ioredis, bullmq or @nestjs/typeorm.',
       severity: 'error',
       from: { path: '^libs/[^/]+/src/(domain|application)/' },
       to: { path: 'node_modules/(typeorm|ioredis|bullmq|@nestjs/typeorm|pg)/' },
+    },
+    {
+      name: 'queues-through-job-queue',
+      comment:
+        'Jobs go through the typed JobQueue of the platform (defineQueue, QueueRegistry): only ' +
+        'its queue infrastructure talks to BullMQ.',
+      severity: 'error',
+      from: { path: '^(apps|libs)/', pathNot: '^libs/platform/src/infrastructure/queue/' },
+      to: { path: 'node_modules/bullmq/' },
     },
     {
       name: 'domain-is-plain-typescript',
@@ -46,8 +71,19 @@ module.exports = {
       from: { path: `^libs/(${CONTEXTS})/src/` },
       to: {
         path: '^libs/[^/]+/src/.+',
-        pathNot: ['^libs/$1/src/', '^libs/[^/]+/src/index\\.ts$'],
+        pathNot: [
+          '^libs/$1/src/',
+          '^libs/[^/]+/src/index\\.ts$',
+          '^libs/platform/src/testing/index\\.ts$',
+        ],
       },
+    },
+    {
+      name: 'only-tests-import-testing',
+      comment: 'testing/ holds fakes, contract suites and test kits: production code never imports it.',
+      severity: 'error',
+      from: { pathNot: '/testing/' },
+      to: { path: '^libs/[^/]+/src/testing/' },
     },
     {
       name: 'apps-use-context-index-only',
@@ -80,7 +116,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^dist/|\\.spec\\.ts$|\\.int-spec\\.ts$|/testing/)' },
+    exclude: { path: '(^dist/|\\.spec\\.ts$|\\.int-spec\\.ts$)' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },

@@ -10,7 +10,7 @@
  */
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'pg';
-import { ChargeEntry, presentContract } from '@app/billing/domain/charge-entries';
+import { contractEntry } from '@app/billing/domain/charge-entries';
 import {
   ChargeFilter,
   ContractChargeTotals,
@@ -21,11 +21,12 @@ import {
   contractChargesStatement,
   headStatement,
   pageStatement,
-} from '@app/billing/infrastructure/charge-report.sql';
+} from '@app/billing/infrastructure/persistence/charge-report.sql';
+import { presentChargeEntry } from '@app/billing/http/charge-page.presenter';
 import {
   ChargeSqlRow,
   toContractTotals,
-} from '@app/billing/infrastructure/sql-charge-report.reader';
+} from '@app/billing/infrastructure/persistence/charge-report.mapper';
 
 const userId = Number(process.env.BASELINE_USER_ID);
 if (!Number.isInteger(userId) || userId < 1) {
@@ -80,7 +81,7 @@ async function page(filter: ChargeFilter, limit: number): Promise<Record<string,
   const totals = rows.length
     ? toContractTotals((await pool.query<ChargeSqlRow>(chargesSql.text, chargesSql.values)).rows)
     : new Map<number, ContractChargeTotals>();
-  const results: ChargeEntry[] = rows.map((row) => presentContract(row, totals.get(row.id)));
+  const results = rows.map((row) => presentChargeEntry(contractEntry(row, totals.get(row.id))));
   const last = rows[rows.length - 1];
   return {
     success: true,

@@ -14,7 +14,7 @@
 import { Agent, get } from 'node:http';
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import { statementSumsStatement } from '@app/billing/infrastructure/charge-statement.sql';
+import { statementSumsStatement } from '@app/billing/infrastructure/persistence/charge-statement.sql';
 import { StatementGrouping, StatementPeriod } from '@app/billing/domain/charge-statement';
 import {
   assertLoopback,

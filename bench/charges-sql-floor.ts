@@ -5,7 +5,7 @@ import {
   headStatement,
   pageStatement,
   wrapperAmountsStatement,
-} from '@app/billing/infrastructure/charge-report.sql';
+} from '@app/billing/infrastructure/persistence/charge-report.sql';
 
 export interface FloorRequest {
   userId: number;

@@ -2,8 +2,8 @@ import { request as httpRequest, IncomingMessage } from 'node:http';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { bulkReportDaysSql } from '@app/billing/infrastructure/report-days.sql';
-import { bulkStatementDaysSql } from '@app/billing/infrastructure/statement-days.sql';
+import { bulkReportDaysSql } from '@app/billing/infrastructure/persistence/report-days.sql';
+import { bulkStatementDaysSql } from '@app/billing/infrastructure/persistence/statement-days.sql';
 import { createTestUser, loadFixtures, startApi, TestApi, TestUser } from '@test/support/api';
 import { buildOpenApiDocument } from '../apps/api/src/bootstrap';
 

@@ -1,5 +1,4 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import {
   CredentialVerifier,
@@ -33,14 +32,11 @@ import { LogoutController } from './http/logout.controller';
 import { UsersController } from './http/users.controller';
 import { TeamsFixtureLoader, UsersFixtureLoader } from './infrastructure/accounts-fixture.loaders';
 import { Argon2PasswordHasher } from './infrastructure/argon2-password-hasher';
-import {
-  TypeormCredentialRepository,
-  TypeormTeamRepository,
-} from './infrastructure/persistence/typeorm-credential.repository';
-import { TypeormUserRepository } from './infrastructure/persistence/typeorm-user.repository';
-import { UserOrmEntity } from './infrastructure/persistence/user.orm-entity';
-import { RedisCredentialCache } from './infrastructure/redis-credential-cache';
-import { RedisLoginThrottle } from './infrastructure/redis-login-throttle';
+import { PostgresCredentialRepository } from './infrastructure/persistence/postgres-credential.repository';
+import { PostgresTeamRepository } from './infrastructure/persistence/postgres-team.repository';
+import { PostgresUserRepository } from './infrastructure/persistence/postgres-user.repository';
+import { RedisCredentialCache } from './infrastructure/redis/redis-credential-cache';
+import { RedisLoginThrottle } from './infrastructure/redis/redis-login-throttle';
 import { AccountsCommands } from './operator/accounts.commands';
 
 /** The database index of a Redis URL: pub/sub channels are shared by all of a server's databases. */
@@ -50,12 +46,11 @@ function redisDatabase(url: string): number {
 }
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserOrmEntity])],
   controllers: [UsersController, LoginController, LogoutController],
   providers: [
-    { provide: UserRepository, useClass: TypeormUserRepository },
-    { provide: CredentialRepository, useClass: TypeormCredentialRepository },
-    { provide: TeamRepository, useClass: TypeormTeamRepository },
+    { provide: UserRepository, useClass: PostgresUserRepository },
+    { provide: CredentialRepository, useClass: PostgresCredentialRepository },
+    { provide: TeamRepository, useClass: PostgresTeamRepository },
     { provide: PasswordHasher, useClass: Argon2PasswordHasher },
     {
       provide: LoginThrottle,

@@ -9,13 +9,13 @@ import { UpdateEndpointGroupUseCase } from './application/update-endpoint-group.
 import { AUTOSCALING_ERRORS } from './domain/errors';
 import { EndpointGroupsController } from './http/endpoint-groups.controller';
 import { EndpointGroupsFixtureLoader } from './infrastructure/endpoint-groups-fixture.loader';
-import { TypeormEndpointGroupRepository } from './infrastructure/persistence/typeorm-endpoint-group.repository';
+import { PostgresEndpointGroupRepository } from './infrastructure/persistence/postgres-endpoint-group.repository';
 
 /** Autoscaling endpoint groups: create, list, update, delete, each with its worker key. */
 @Module({
   controllers: [EndpointGroupsController],
   providers: [
-    { provide: EndpointGroupRepository, useClass: TypeormEndpointGroupRepository },
+    { provide: EndpointGroupRepository, useClass: PostgresEndpointGroupRepository },
     EndpointGroupKeys,
     CreateEndpointGroupUseCase,
     ListEndpointGroupsUseCase,

@@ -11,22 +11,22 @@ import { DemoDataSeeder } from './application/ports/demo-data.seeder.port';
 import { BILLING_ERRORS } from './domain/errors';
 import { ChargesController } from './http/charges.controller';
 import { ContractsFixtureLoader } from './infrastructure/contracts-fixture.loader';
-import { PgChargeExportSource } from './infrastructure/pg-charge-export.source';
-import { SqlChargeReportReader } from './infrastructure/sql-charge-report.reader';
-import { SqlChargeStatementReader } from './infrastructure/sql-charge-statement.reader';
-import { SqlDemoDataSeeder } from './infrastructure/sql-demo-data.seeder';
-import { TypeormContractRepository } from './infrastructure/typeorm-contract.repository';
+import { PostgresChargeExportSource } from './infrastructure/persistence/postgres-charge-export.source';
+import { PostgresChargeReportReader } from './infrastructure/persistence/postgres-charge-report.reader';
+import { PostgresChargeStatementReader } from './infrastructure/persistence/postgres-charge-statement.reader';
+import { PostgresContractRepository } from './infrastructure/persistence/postgres-contract.repository';
+import { PostgresDemoDataSeeder } from './infrastructure/persistence/postgres-demo-data.seeder';
 import { BillingCommands } from './operator/billing.commands';
 
 /** The charges report, export and statement over contracts and their daily charges (docs/billing.md). */
 @Module({
   controllers: [ChargesController],
   providers: [
-    { provide: ChargeReportReader, useClass: SqlChargeReportReader },
-    { provide: ChargeStatementReader, useClass: SqlChargeStatementReader },
-    { provide: ChargeExportSource, useClass: PgChargeExportSource },
-    { provide: ContractRepository, useClass: TypeormContractRepository },
-    { provide: DemoDataSeeder, useClass: SqlDemoDataSeeder },
+    { provide: ChargeReportReader, useClass: PostgresChargeReportReader },
+    { provide: ChargeStatementReader, useClass: PostgresChargeStatementReader },
+    { provide: ChargeExportSource, useClass: PostgresChargeExportSource },
+    { provide: ContractRepository, useClass: PostgresContractRepository },
+    { provide: DemoDataSeeder, useClass: PostgresDemoDataSeeder },
     GetChargesReportUseCase,
     GetChargeStatementUseCase,
     ExportChargesUseCase,

@@ -5,16 +5,16 @@ import { VolumeListingRepository } from './application/ports/volume-listing.repo
 import { UnlistVolumeUseCase } from './application/unlist-volume.use-case';
 import { VolumesController } from './http/volumes.controller';
 import { VOLUMES_ERRORS } from './domain/errors';
-import { TypeormVolumeListingAuditLog } from './infrastructure/persistence/typeorm-volume-listing-audit-log';
-import { TypeormVolumeListingRepository } from './infrastructure/persistence/typeorm-volume-listing.repository';
+import { PostgresVolumeListingAuditLog } from './infrastructure/persistence/postgres-volume-listing-audit-log';
+import { PostgresVolumeListingRepository } from './infrastructure/persistence/postgres-volume-listing.repository';
 import { VolumeListingsFixtureLoader } from './infrastructure/volume-listings-fixture.loader';
 
 /** Volume listings on the marketplace: unlisting, with an audit trail. */
 @Module({
   controllers: [VolumesController],
   providers: [
-    { provide: VolumeListingRepository, useClass: TypeormVolumeListingRepository },
-    { provide: VolumeListingAuditLog, useClass: TypeormVolumeListingAuditLog },
+    { provide: VolumeListingRepository, useClass: PostgresVolumeListingRepository },
+    { provide: VolumeListingAuditLog, useClass: PostgresVolumeListingAuditLog },
     UnlistVolumeUseCase,
     VolumeListingsFixtureLoader,
   ],

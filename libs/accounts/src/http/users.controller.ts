@@ -15,7 +15,7 @@ export class UsersController {
   @Get('current')
   @ApiOperation({ summary: 'The authenticated user' })
   @ApiOkResponse({ type: UserResponseDto })
-  async current(@CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
+  async current(@CurrentPrincipal() principal: Principal): Promise<UserResponseDto> {
     return presentUser(await this.getCurrentUser.execute(principal.userId));
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { endpointGroupNotFound } from './endpoint-group-errors';
+import { endpointGroupNotFoundMessage } from '../domain/endpoint-group';
+import { AutoscalingError } from '../domain/errors';
 import { EndpointGroupRepository } from './ports/endpoint-group.repository.port';
 
 export interface DeleteEndpointGroupCommand {
@@ -14,6 +15,10 @@ export class DeleteEndpointGroupUseCase {
 
   async execute(command: DeleteEndpointGroupCommand): Promise<void> {
     const deleted = await this.groups.deleteOwned(command.groupId, command.userId);
-    if (!deleted) throw endpointGroupNotFound(command.groupId);
+    if (!deleted)
+      throw new AutoscalingError(
+        'endpoint_group_not_found',
+        endpointGroupNotFoundMessage(command.groupId),
+      );
   }
 }

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, UnitOfWork } from '@app/platform';
 import {
+  endpointGroupNotFoundMessage,
   endpointGroupUnchanged,
   EndpointGroupOptionsPatch,
   EndpointState,
   updatedEndpointGroup,
 } from '../domain/endpoint-group';
-import { endpointGroupNotFound } from './endpoint-group-errors';
+import { AutoscalingError } from '../domain/errors';
 import { EndpointGroupRepository } from './ports/endpoint-group.repository.port';
 
 export interface UpdateEndpointGroupCommand {
@@ -29,7 +30,11 @@ export class UpdateEndpointGroupUseCase {
   execute(command: UpdateEndpointGroupCommand): Promise<void> {
     return this.uow.run(async () => {
       const group = await this.groups.findOwnedForUpdate(command.groupId, command.userId);
-      if (!group) throw endpointGroupNotFound(command.groupId);
+      if (!group)
+        throw new AutoscalingError(
+          'endpoint_group_not_found',
+          endpointGroupNotFoundMessage(command.groupId),
+        );
       const next = updatedEndpointGroup(group, command.options, command.state);
       // A body of nulls (the client's "nothing set") is a no-op: not even updated_at moves.
       if (endpointGroupUnchanged(group, next)) return;

@@ -6,7 +6,6 @@ import {
   EndpointGroupOptionsPatch,
   EndpointState,
   newEndpointGroupOptions,
-  optionsPatchFromWire,
   updatedEndpointGroup,
 } from './endpoint-group';
 
@@ -97,18 +96,6 @@ describe('endpoint group options', () => {
       expect(newEndpointGroupOptions({ endpointName }).endpointName).toBe(endpointName);
     },
   );
-
-  it('reads wire names, treating null as not given', () => {
-    expect(
-      optionsPatchFromWire({
-        client_id: 'me',
-        min_load: 10,
-        endpoint_name: null,
-        max_queue_time: null,
-        cold_workers: 1,
-      }),
-    ).toEqual({ minLoad: 10, coldWorkers: 1 });
-  });
 });
 
 describe('updatedEndpointGroup', () => {

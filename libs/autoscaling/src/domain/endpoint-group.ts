@@ -1,5 +1,4 @@
 import { AutoscalingError } from './errors';
-import { DomainError } from '@app/platform';
 
 export const ENDPOINT_STATES = ['active', 'suspended', 'stopped'] as const;
 export type EndpointState = (typeof ENDPOINT_STATES)[number];
@@ -16,33 +15,6 @@ export interface EndpointGroupOptions {
   maxQueueTime: number;
   targetQueueTime: number;
   inactivityTimeout: number;
-}
-
-/** The wire (and command-line) name of each option. */
-export const OPTION_WIRE_NAMES: Readonly<Record<keyof EndpointGroupOptions, string>> = {
-  minLoad: 'min_load',
-  minColdLoad: 'min_cold_load',
-  targetUtil: 'target_util',
-  coldMult: 'cold_mult',
-  coldWorkers: 'cold_workers',
-  maxWorkers: 'max_workers',
-  endpointName: 'endpoint_name',
-  maxQueueTime: 'max_queue_time',
-  targetQueueTime: 'target_queue_time',
-  inactivityTimeout: 'inactivity_timeout',
-};
-
-/**
- * The options present in a wire-shaped object (`{"min_load": 1.5, ...}`); null and
- * absent both mean "not given". Values are not checked here: validation sees the result.
- */
-export function optionsPatchFromWire(wire: Record<string, unknown>): EndpointGroupOptionsPatch {
-  const patch: Record<string, unknown> = {};
-  for (const [key, name] of Object.entries(OPTION_WIRE_NAMES)) {
-    const value = wire[name];
-    if (value !== undefined && value !== null) patch[key] = value;
-  }
-  return patch as EndpointGroupOptionsPatch;
 }
 
 /** Options a caller sets; an absent (undefined) option keeps its default or current value. */
@@ -87,26 +59,24 @@ export const MAX_GROUP_ID = 2_147_483_647;
 export const ENDPOINT_NAME_PATTERN = /^[A-Za-z0-9._:/-]{1,255}$/;
 export const ENDPOINT_NAME_RULE = '1-255 characters of letters, digits, ., _, -, / or :';
 
-function invalid(message: string): DomainError {
-  return new AutoscalingError('invalid_args', `Invalid request: ${message}`);
+/** Unknown ids and other users' groups get one answer: ids of others are never confirmed. */
+export function endpointGroupNotFoundMessage(id: number): string {
+  return `Endpoint group ${id} not found`;
 }
 
-function requireFinite(name: string, value: number): void {
-  if (typeof value !== 'number' || !Number.isFinite(value))
-    throw invalid(`${name}: must be a finite number`);
+function finite(value: number): boolean {
+  return typeof value === 'number' && Number.isFinite(value);
 }
 
-function requireCount(name: string, value: number): void {
-  if (!Number.isInteger(value) || value < 0 || value > MAX_INTEGER_OPTION)
-    throw invalid(`${name}: must be an integer between 0 and ${MAX_INTEGER_OPTION}`);
+function count(value: number): boolean {
+  return Number.isInteger(value) && value >= 0 && value <= MAX_INTEGER_OPTION;
 }
 
 /**
- * Checks a complete set of options, including the rules that tie two options together.
- * Runs on every create and on the merged result of every update, so a partial update can
- * never leave a group in a state creation would have refused.
+ * The first rule a complete set of options breaks (`field: rule`), or null, including
+ * the rules that tie two options together.
  */
-export function validateEndpointGroupOptions(options: EndpointGroupOptions): EndpointGroupOptions {
+export function endpointGroupOptionsProblem(options: EndpointGroupOptions): string | null {
   const numbers: Array<[string, number]> = [
     ['min_load', options.minLoad],
     ['min_cold_load', options.minColdLoad],
@@ -115,30 +85,40 @@ export function validateEndpointGroupOptions(options: EndpointGroupOptions): End
     ['max_queue_time', options.maxQueueTime],
     ['target_queue_time', options.targetQueueTime],
   ];
-  for (const [name, value] of numbers) requireFinite(name, value);
-  if (options.minLoad < 0) throw invalid('min_load: must be >= 0');
-  if (options.minColdLoad < 0) throw invalid('min_cold_load: must be >= 0');
+  for (const [name, value] of numbers) {
+    if (!finite(value)) return `${name}: must be a finite number`;
+  }
+  const counts = `must be an integer between 0 and ${MAX_INTEGER_OPTION}`;
+  if (options.minLoad < 0) return 'min_load: must be >= 0';
+  if (options.minColdLoad < 0) return 'min_cold_load: must be >= 0';
   if (!(options.targetUtil > 0 && options.targetUtil <= 1))
-    throw invalid('target_util: must be greater than 0 and at most 1.0');
-  if (!(options.coldMult > 0)) throw invalid('cold_mult: must be greater than 0');
-  requireCount('cold_workers', options.coldWorkers);
-  requireCount('max_workers', options.maxWorkers);
+    return 'target_util: must be greater than 0 and at most 1.0';
+  if (!(options.coldMult > 0)) return 'cold_mult: must be greater than 0';
+  if (!count(options.coldWorkers)) return `cold_workers: ${counts}`;
+  if (!count(options.maxWorkers)) return `max_workers: ${counts}`;
   if (options.coldWorkers > options.maxWorkers)
-    throw invalid(
-      `cold_workers: must not exceed max_workers (${options.coldWorkers} > ${options.maxWorkers})`,
-    );
+    return `cold_workers: must not exceed max_workers (${options.coldWorkers} > ${options.maxWorkers})`;
   if (
     options.endpointName !== null &&
     (typeof options.endpointName !== 'string' || !ENDPOINT_NAME_PATTERN.test(options.endpointName))
   )
-    throw invalid(`endpoint_name: must be ${ENDPOINT_NAME_RULE}`);
-  if (!(options.maxQueueTime > 0)) throw invalid('max_queue_time: must be greater than 0');
-  if (!(options.targetQueueTime > 0)) throw invalid('target_queue_time: must be greater than 0');
+    return `endpoint_name: must be ${ENDPOINT_NAME_RULE}`;
+  if (!(options.maxQueueTime > 0)) return 'max_queue_time: must be greater than 0';
+  if (!(options.targetQueueTime > 0)) return 'target_queue_time: must be greater than 0';
   if (options.targetQueueTime > options.maxQueueTime)
-    throw invalid(
-      `target_queue_time: must not exceed max_queue_time (${options.targetQueueTime} > ${options.maxQueueTime})`,
-    );
-  requireCount('inactivity_timeout', options.inactivityTimeout);
+    return `target_queue_time: must not exceed max_queue_time (${options.targetQueueTime} > ${options.maxQueueTime})`;
+  if (!count(options.inactivityTimeout)) return `inactivity_timeout: ${counts}`;
+  return null;
+}
+
+/**
+ * Checks a complete set of options. Runs on every create and on the merged result of
+ * every update, so a partial update can never leave a group in a state creation would
+ * have refused.
+ */
+export function validateEndpointGroupOptions(options: EndpointGroupOptions): EndpointGroupOptions {
+  const problem = endpointGroupOptionsProblem(options);
+  if (problem) throw new AutoscalingError('invalid_args', `Invalid request: ${problem}`);
   return options;
 }
 
@@ -147,10 +127,9 @@ export function mergeEndpointGroupOptions(
   base: EndpointGroupOptions,
   patch: EndpointGroupOptionsPatch,
 ): EndpointGroupOptions {
-  const merged = { ...base };
+  const merged: EndpointGroupOptions = { ...base };
   for (const key of Object.keys(base) as Array<keyof EndpointGroupOptions>) {
-    const value = patch[key];
-    if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+    if (patch[key] !== undefined) Object.assign(merged, { [key]: patch[key] });
   }
   return merged;
 }
@@ -183,8 +162,12 @@ export function updatedEndpointGroup(
   patch: EndpointGroupOptionsPatch,
   state: EndpointState | undefined,
 ): { options: EndpointGroupOptions; state: EndpointState } {
-  if (state !== undefined && !isEndpointState(state))
-    throw invalid(`endpoint_state: must be one of ${ENDPOINT_STATES.join(', ')}`);
+  if (state !== undefined && !isEndpointState(state)) {
+    throw new AutoscalingError(
+      'invalid_args',
+      `Invalid request: endpoint_state: must be one of ${ENDPOINT_STATES.join(', ')}`,
+    );
+  }
   return {
     options: validateEndpointGroupOptions(mergeEndpointGroupOptions(group.options, patch)),
     state: state ?? group.state,

@@ -11,20 +11,13 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import {
-  CapConcurrency,
-  CurrentPrincipal,
-  DomainError,
-  Principal,
-  RateLimit,
-  strictBody,
-} from '@app/platform';
+import { CapConcurrency, CurrentPrincipal, Principal, RateLimit, strictBody } from '@app/platform';
 import { CreateEndpointGroupUseCase } from '../application/create-endpoint-group.use-case';
 import { DeleteEndpointGroupUseCase } from '../application/delete-endpoint-group.use-case';
 import { ListEndpointGroupsUseCase } from '../application/list-endpoint-groups.use-case';
 import { UpdateEndpointGroupUseCase } from '../application/update-endpoint-group.use-case';
-import { optionsPatchFromWire } from '../domain/endpoint-group';
 import { presentEndpointGroup } from './endpoint-group.presenter';
+import { groupIdOf, optionsPatchFromWire } from './endpoint-group.request';
 import {
   CreateEndpointGroupRequestDto,
   DeleteEndpointGroupRequestDto,
@@ -38,19 +31,6 @@ import {
 
 /** `@StrictBody() body: SomeDto`: the request body as SomeDto, or a 400 invalid_args. */
 const StrictBody = strictBody((message) => new AutoscalingError('invalid_args', message));
-
-function invalidArgs(message: string): DomainError {
-  return new AutoscalingError('invalid_args', `Invalid request: ${message}`);
-}
-
-/** A path id; one too large for any group is well-formed and simply not found. */
-function groupIdOf(raw: string, bodyId: number | null | undefined): number {
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw invalidArgs('id: must be a positive integer');
-  const id = Number(raw);
-  if (bodyId !== undefined && bodyId !== null && bodyId !== id)
-    throw invalidArgs(`endptjob_id: ${bodyId} does not match the id in the path (${id})`);
-  return id;
-}
 
 @ApiTags('endpoint groups')
 @ApiBearerAuth()
@@ -82,7 +62,7 @@ export class EndpointGroupsController {
   ): Promise<CreateEndpointGroupResponseDto> {
     const id = await this.createGroup.execute({
       userId: principal.userId,
-      options: optionsPatchFromWire(body as Record<string, unknown>),
+      options: optionsPatchFromWire(body),
     });
     return { success: true, result: id };
   }
@@ -120,7 +100,7 @@ export class EndpointGroupsController {
     await this.updateGroup.execute({
       userId: principal.userId,
       groupId: groupIdOf(rawId, body.endptjob_id),
-      options: optionsPatchFromWire(body as Record<string, unknown>),
+      options: optionsPatchFromWire(body),
       state: body.endpoint_state ?? undefined,
     });
     return { success: true };

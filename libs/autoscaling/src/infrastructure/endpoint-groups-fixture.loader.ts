@@ -1,15 +1,16 @@
 import { AutoscalingError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { Clock, DomainError, FixtureLoader, FixtureSummary } from '@app/platform';
+import { Clock, FixtureLoader, FixtureSummary } from '@app/platform';
 import { EndpointGroupKeys } from '../application/endpoint-group-key';
 import { EndpointGroupRepository } from '../application/ports/endpoint-group.repository.port';
 import {
+  DEFAULT_ENDPOINT_GROUP_OPTIONS,
+  endpointGroupOptionsProblem,
   isEndpointState,
   MAX_GROUP_ID,
-  newEndpointGroupOptions,
-  OPTION_WIRE_NAMES,
-  optionsPatchFromWire,
+  mergeEndpointGroupOptions,
 } from '../domain/endpoint-group';
+import { OPTION_WIRE_NAMES, optionsPatchFromWire } from '../http/endpoint-group.request';
 
 type Row = Record<string, unknown>;
 
@@ -21,10 +22,6 @@ const KNOWN_FIELDS = new Set([
   ...Object.values(OPTION_WIRE_NAMES),
 ]);
 
-function bad(message: string): DomainError {
-  return new AutoscalingError('bad_request', `endpoint_groups: ${message}`);
-}
-
 /**
  * Explicit group ids stay below the generated range (docs/fixtures.md): a fixture id the
  * sequence later hands out would make that create fail.
@@ -34,7 +31,10 @@ const FIXTURE_ID_LIMIT = 999_999;
 function positiveId(row: Row, name: string, max = MAX_GROUP_ID): number {
   const value = row[name];
   if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > max)
-    throw bad(`${name} must be an integer from 1 to ${max} (row ${JSON.stringify(row.id)})`);
+    throw new AutoscalingError(
+      'bad_request',
+      `endpoint_groups: ${name} must be an integer from 1 to ${max} (row ${JSON.stringify(row.id)})`,
+    );
   return value as number;
 }
 
@@ -60,20 +60,36 @@ export class EndpointGroupsFixtureLoader extends FixtureLoader {
     const ids: number[] = [];
     for (const raw of rows) {
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-        throw bad('every row must be an object');
+        throw new AutoscalingError('bad_request', 'endpoint_groups: every row must be an object');
       const row = raw as Row;
       const id = positiveId(row, 'id', FIXTURE_ID_LIMIT);
       const unknown = Object.keys(row).filter((key) => !KNOWN_FIELDS.has(key));
-      if (unknown.length > 0) throw bad(`unknown fields ${unknown.join(', ')} (row ${id})`);
+      if (unknown.length > 0)
+        throw new AutoscalingError(
+          'bad_request',
+          `endpoint_groups: unknown fields ${unknown.join(', ')} (row ${id})`,
+        );
       const state = row.endpoint_state ?? 'active';
-      if (!isEndpointState(state)) throw bad(`endpoint_state must be active, suspended or stopped`);
+      if (!isEndpointState(state))
+        throw new AutoscalingError(
+          'bad_request',
+          'endpoint_groups: endpoint_state must be active, suspended or stopped',
+        );
       if (row.api_key !== undefined && (typeof row.api_key !== 'string' || !row.api_key))
-        throw bad(`api_key must be a non-empty string (row ${id})`);
-      let options;
-      try {
-        options = newEndpointGroupOptions(optionsPatchFromWire(row));
-      } catch (error) {
-        throw error instanceof DomainError ? bad(`row ${id}: ${error.message}`) : error;
+        throw new AutoscalingError(
+          'bad_request',
+          `endpoint_groups: api_key must be a non-empty string (row ${id})`,
+        );
+      const options = mergeEndpointGroupOptions(
+        DEFAULT_ENDPOINT_GROUP_OPTIONS,
+        optionsPatchFromWire(row),
+      );
+      const problem = endpointGroupOptionsProblem(options);
+      if (problem) {
+        throw new AutoscalingError(
+          'bad_request',
+          `endpoint_groups: row ${id}: Invalid request: ${problem}`,
+        );
       }
       const existing = await this.groups.findById(id);
       const apiKeyCiphertext =

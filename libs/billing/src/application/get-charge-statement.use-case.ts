@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   buildStatement,
   ChargeStatement,
+  checkStatementLimits,
   rangeDays,
   StatementQuery,
   statementWindows,
@@ -17,8 +18,9 @@ export class GetChargeStatementUseCase {
   constructor(private readonly reader: ChargeStatementReader) {}
 
   async execute(userId: number, query: StatementQuery): Promise<ChargeStatement> {
+    checkStatementLimits(query);
     const days = rangeDays(query.gte, query.lte);
-    if (!days) return { success: true, periods: [], amount: 0 };
+    if (!days) return { periods: [], amount: 0 };
     const windows = statementWindows(days.first, days.last, query.period);
     return buildStatement(windows, await this.reader.sums(userId, query));
   }

@@ -64,59 +64,60 @@ describe('GetChargesReportUseCase', () => {
     let token: string | null = null;
     do {
       const page = await useCase.execute(USER, { ...base, afterToken: token });
-      expect(page.count).toBe(page.results.length);
-      seen.push(...page.results.map((entry) => entry.source as string));
-      token = page.next_token;
+      seen.push(...page.entries.map((entry) => entry.source));
+      token = page.nextToken;
     } while (token !== null);
     return seen;
   }
 
   it('pages with a signed cursor: every entry once, no empty last page', async () => {
     const first = await useCase.execute(USER, query({ limit: 4 }));
-    expect(first).toMatchObject({ success: true, count: 4, total: 12 });
-    expect(typeof first.next_token).toBe('string');
+    expect(first.entries).toHaveLength(4);
+    expect(first.total).toBe(12);
+    expect(typeof first.nextToken).toBe('string');
     const all = await walk(query({ limit: 4 }));
     expect(all).toHaveLength(12);
     expect(new Set(all).size).toBe(12);
     const exact = await useCase.execute(USER, query({ limit: 12 }));
-    expect(exact.next_token).toBeNull();
+    expect(exact.nextToken).toBeNull();
   });
 
   it('groups serverless contracts into wrappers in tree format', async () => {
     const page = await useCase.execute(USER, query({ format: 'tree' }));
     expect(page.total).toBe(11);
-    const wrapper = page.results.find((entry) => entry.source === 'endpoint-3');
+    const wrapper = page.entries.find((entry) => entry.source === 'endpoint-3');
     expect(wrapper).toEqual({
+      entryKind: 'wrapper',
+      source: 'endpoint-3',
+      groupType: 'endpoint',
+      groupId: 3,
       start: 100,
       end: 990,
-      type: 'serverless',
-      source: 'endpoint-3',
       description: 'Endpoint 3 Charges - 2 contracts',
-      amount: 2.501,
-      metadata: { endpoint_id: 3 },
-      items: [],
+      amount: '2.501',
     });
-    expect(page.results.find((entry) => entry.source === 'workergroup-4')?.amount).toBe(2);
+    expect(page.entries.find((entry) => entry.source === 'workergroup-4')?.amount).toBe('2.000');
   });
 
   it('keeps a walk on its snapshot while contracts are added', async () => {
     const first = await useCase.execute(USER, query({ limit: 5 }));
     reader.add(contract(50, { end: 5000 }), [gpu(0, '1')]);
     reader.add(contract(51, { end: 1 }), [gpu(0, '1')]);
-    const second = await useCase.execute(USER, query({ limit: 100, afterToken: first.next_token }));
+    const second = await useCase.execute(USER, query({ limit: 100, afterToken: first.nextToken }));
     expect(second.total).toBe(12);
-    expect(second.results.map((entry) => entry.source)).not.toContain('instance-51');
-    expect(first.count + second.count).toBe(12);
+    expect(second.entries.map((entry) => entry.source)).not.toContain('instance-51');
+    expect(first.entries.length + second.entries.length).toBe(12);
   });
 
   it('counts the total on page 1 only and carries it in the signed cursor', async () => {
     const head = jest.spyOn(reader, 'head');
     const first = await useCase.execute(USER, query({ limit: 5 }));
-    const second = await useCase.execute(USER, query({ limit: 5, afterToken: first.next_token }));
-    const third = await useCase.execute(USER, query({ limit: 5, afterToken: second.next_token }));
+    const second = await useCase.execute(USER, query({ limit: 5, afterToken: first.nextToken }));
+    const third = await useCase.execute(USER, query({ limit: 5, afterToken: second.nextToken }));
     expect(head).toHaveBeenCalledTimes(1);
     expect([first.total, second.total, third.total]).toEqual([12, 12, 12]);
-    expect(third).toMatchObject({ count: 2, next_token: null });
+    expect(third.entries).toHaveLength(2);
+    expect(third.nextToken).toBeNull();
   });
 
   it('rounds the exact sum once', async () => {
@@ -124,6 +125,6 @@ describe('GetChargesReportUseCase', () => {
       USER,
       query({ categories: ['instance'], latestFirst: false }),
     );
-    expect(page.results[0]).toMatchObject({ source: 'instance-1', amount: 0.001 });
+    expect(page.entries[0]).toMatchObject({ source: 'instance-1', amount: '0.001' });
   });
 });

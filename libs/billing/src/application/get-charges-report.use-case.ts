@@ -1,6 +1,6 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { LagTolerantReads, SecretKeeper } from '@app/platform';
-import { ChargePage, presentContract, presentWrapper } from '../domain/charge-entries';
+import { ChargeReportPage, contractEntry, wrapperEntry } from '../domain/charge-entries';
 import { ChargeQuery, sortKeyOf } from '../domain/charge-report';
 import { PageCursor, PageCursorCodec } from './page-cursor';
 import { ChargeReportReader } from './ports/charge-report.reader.port';
@@ -21,7 +21,7 @@ export class GetChargesReportUseCase {
     this.cursors = new PageCursorCodec(secrets);
   }
 
-  async execute(userId: number, query: ChargeQuery): Promise<ChargePage> {
+  async execute(userId: number, query: ChargeQuery): Promise<ChargeReportPage> {
     const cursor = query.afterToken ? this.cursors.decode(userId, query, query.afterToken) : null;
     // One page is read in one snapshot of one node: the replica when it is usable and has
     // replayed everything the walk's snapshot sees, else the primary (docs/billing.md).
@@ -33,7 +33,7 @@ export class GetChargesReportUseCase {
     userId: number,
     query: ChargeQuery,
     cursor: PageCursor | null,
-  ): Promise<ChargePage> {
+  ): Promise<ChargeReportPage> {
     // Page 1 fixes the walk's snapshot and counts its total; later pages carry both.
     const head = cursor ?? (await this.reader.head(userId, query));
     // One row more than the page tells whether another page follows.
@@ -62,17 +62,15 @@ export class GetChargesReportUseCase {
         : Promise.resolve(new Map<string, string>()),
     ]);
 
-    const results = pageRows.map((row) =>
+    const entries = pageRows.map((row) =>
       row.rowKind === 'contract'
-        ? presentContract(row, charges.get(row.id))
-        : presentWrapper(row, wrapperAmounts.get(row.source)),
+        ? contractEntry(row, charges.get(row.id))
+        : wrapperEntry(row, wrapperAmounts.get(row.source)),
     );
     const last = pageRows[pageRows.length - 1];
     return {
-      success: true,
-      count: results.length,
       total: head.total,
-      next_token:
+      nextToken:
         hasMore && last
           ? this.cursors.encode(userId, query, {
               after: sortKeyOf(last, query.latestFirst),
@@ -80,7 +78,7 @@ export class GetChargesReportUseCase {
               total: head.total,
             })
           : null,
-      results,
+      entries,
     };
   }
 }

@@ -1,8 +1,7 @@
-import { BillingError } from '../domain/errors';
 import { createHash } from 'node:crypto';
 import { SecretKeeper } from '@app/platform';
 import { ChargeFilter, SortKey } from '../domain/charge-report';
-import { BILLING_ERROR_CODES, INVALID_TOKEN_MSG } from './billing-error-codes';
+import { BillingError, INVALID_TOKEN_MSG } from '../domain/errors';
 import { WalkHead } from './ports/charge-report.reader.port';
 
 const PURPOSE = 'charges-page-cursor';
@@ -14,6 +13,30 @@ export interface PageCursor extends WalkHead {
 
 /** Tokens are a few hundred characters; a longer one was not made here. */
 const MAX_TOKEN_CHARS = 4096;
+
+/** The signed payload: walk digest, last sort key (value, source), snapshot, total. */
+interface CursorPayload {
+  d: string;
+  v: number;
+  s: string;
+  n: string;
+  t: number;
+}
+
+function isCursorPayload(value: unknown): value is CursorPayload {
+  if (typeof value !== 'object' || value === null) return false;
+  const { d, v, s, n, t } = value as Partial<Record<keyof CursorPayload, unknown>>;
+  return (
+    typeof d === 'string' &&
+    typeof v === 'number' &&
+    Number.isSafeInteger(v) &&
+    typeof t === 'number' &&
+    Number.isSafeInteger(t) &&
+    t >= 0 &&
+    typeof s === 'string' &&
+    typeof n === 'string'
+  );
+}
 
 /**
  * Digest of everything that defines the walk: the caller, the day range, the classes,
@@ -39,7 +62,7 @@ export class PageCursorCodec {
   constructor(private readonly secrets: SecretKeeper) {}
 
   encode(userId: number, filter: ChargeFilter, cursor: PageCursor): string {
-    const payload = {
+    const payload: CursorPayload = {
       d: walkDigest(userId, filter),
       v: cursor.after.value,
       s: cursor.after.source,
@@ -52,7 +75,7 @@ export class PageCursorCodec {
   /** The cursor of a token made for this caller and filter; otherwise 400 invalid_token. */
   decode(userId: number, filter: ChargeFilter, token: string): PageCursor {
     const cursor = this.tryDecode(userId, filter, token);
-    if (!cursor) throw new BillingError(BILLING_ERROR_CODES.invalidToken, INVALID_TOKEN_MSG);
+    if (!cursor) throw new BillingError('invalid_token', INVALID_TOKEN_MSG);
     return cursor;
   }
 
@@ -66,12 +89,7 @@ export class PageCursorCodec {
     } catch {
       return null;
     }
-    if (typeof parsed !== 'object' || parsed === null) return null;
-    const { d, v, s, n, t } = parsed as Record<string, unknown>;
-    if (d !== walkDigest(userId, filter)) return null;
-    if (typeof v !== 'number' || !Number.isSafeInteger(v)) return null;
-    if (typeof t !== 'number' || !Number.isSafeInteger(t) || t < 0) return null;
-    if (typeof s !== 'string' || typeof n !== 'string') return null;
-    return { after: { value: v, source: s }, snapshot: n, total: t };
+    if (!isCursorPayload(parsed) || parsed.d !== walkDigest(userId, filter)) return null;
+    return { after: { value: parsed.v, source: parsed.s }, snapshot: parsed.n, total: parsed.t };
   }
 }

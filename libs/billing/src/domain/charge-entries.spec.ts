@@ -1,4 +1,4 @@
-import { presentContract, presentWrapper } from './charge-entries';
+import { contractEntry, wrapperEntry } from './charge-entries';
 import { compareRows, ContractEntryRow, isAfter, ReportRow } from './charge-report';
 
 const contractRow = (overrides: Partial<ContractEntryRow> = {}): ContractEntryRow => ({
@@ -16,16 +16,8 @@ const contractRow = (overrides: Partial<ContractEntryRow> = {}): ContractEntryRo
 });
 
 describe('charge entries', () => {
-  it('presents metadata keys only when non-null', () => {
-    expect(presentContract(contractRow(), undefined).metadata).toStrictEqual({});
-    expect(
-      presentContract(contractRow({ label: 'x', templateId: 0, workergroupId: 3 }), undefined)
-        .metadata,
-    ).toStrictEqual({ template_id: 0, label: 'x', workergroup_id: 3 });
-  });
-
-  it('presents items with the end of their last charged day and a null source', () => {
-    const entry = presentContract(contractRow(), {
+  it('builds a contract entry: charged days in the description, items ending with their last day', () => {
+    const entry = contractEntry(contractRow({ label: 'x', templateId: 0 }), {
       days: 2,
       amount: '1.235',
       items: [
@@ -41,50 +33,51 @@ describe('charge entries', () => {
       ],
     });
     expect(entry).toEqual({
+      entryKind: 'contract',
+      kind: 'instance',
+      id: 5,
+      source: 'instance-5',
       start: 100,
       end: 200,
-      type: 'instance',
-      source: 'instance-5',
       description: 'Instance 5 Charges - 2 days',
-      amount: 1.235,
-      metadata: {},
+      amount: '1.235',
+      templateId: 0,
+      label: 'x',
+      endpointId: null,
+      workergroupId: null,
       items: [
         {
+          type: 'gpu',
           start: 86_400,
           end: 259_200,
-          type: 'gpu',
-          source: null,
           description: '2.000 hours at $0.6175/hour',
-          amount: 1.235,
-          metadata: {},
-          items: [],
+          amount: '1.235',
         },
       ],
     });
-  });
-
-  it('presents tree wrappers as serverless entries with empty items', () => {
-    expect(
-      presentWrapper(
-        { rowKind: 'wrapper', source: 'endpoint-77', start: 1, end: 9, contracts: 3 },
-        '4.500',
-      ),
-    ).toEqual({
-      start: 1,
-      end: 9,
-      type: 'serverless',
-      source: 'endpoint-77',
-      description: 'Endpoint 77 Charges - 3 contracts',
-      amount: 4.5,
-      metadata: { endpoint_id: 77 },
+    expect(contractEntry(contractRow({ kind: 'volume' }), undefined)).toMatchObject({
+      description: 'Volume 5 Charges - 0 days',
+      amount: '0',
       items: [],
     });
+  });
+
+  it('builds a wrapper entry from its source', () => {
     expect(
-      presentWrapper(
+      wrapperEntry(
         { rowKind: 'wrapper', source: 'workergroup-8', start: 1, end: 9, contracts: 1 },
         undefined,
-      ).metadata,
-    ).toEqual({ workergroup_id: 8 });
+      ),
+    ).toEqual({
+      entryKind: 'wrapper',
+      source: 'workergroup-8',
+      groupType: 'workergroup',
+      groupId: 8,
+      start: 1,
+      end: 9,
+      description: 'Workergroup 8 Charges - 1 contract',
+      amount: '0',
+    });
   });
 
   it('orders by end descending or start ascending, ties by source bytes', () => {

@@ -6,89 +6,113 @@ import {
 } from './charge-descriptions';
 import {
   ChargeItemTotals,
+  ChargeType,
   ContractChargeTotals,
   ContractEntryRow,
+  ContractKind,
   DAY_SECONDS,
   WrapperEntryRow,
 } from './charge-report';
 
-/** One result of the report as the wire carries it (docs/billing.md). */
-export interface ChargeEntry {
+/** Charges of one type of a contract in range: one line under its entry. */
+export interface ChargeItem {
+  type: ChargeType;
+  /** Midnight of the first charged day in range (unix s). */
+  start: number;
+  /** End of the last charged day in range. */
+  end: number;
+  description: string;
+  /** Exact sum rounded to 3 decimals, as decimal text ("37.344"). */
+  amount: string;
+}
+
+/** A contract's entry (in tree format, a contract that is not serverless). */
+export interface ContractEntry {
+  entryKind: 'contract';
+  kind: ContractKind;
+  id: number;
+  source: string;
   start: number;
   end: number;
-  type: string;
-  source: string | null;
   description: string;
-  amount: number;
-  metadata: Record<string, string | number>;
-  items: ChargeEntry[];
+  /** Exact sum of every charge in range, rounded once to 3 decimals. */
+  amount: string;
+  templateId: number | null;
+  label: string | null;
+  endpointId: number | null;
+  workergroupId: number | null;
+  items: ChargeItem[];
 }
 
-export interface ChargePage {
-  success: true;
-  count: number;
+/** A tree-format wrapper: the matching serverless contracts of one endpoint or workergroup. */
+export interface WrapperEntry {
+  entryKind: 'wrapper';
+  /** `endpoint-<id>` or `workergroup-<id>`. */
+  source: string;
+  groupType: 'endpoint' | 'workergroup';
+  groupId: number;
+  start: number;
+  end: number;
+  description: string;
+  /** Exact sum of its contracts' charges in range, rounded once to 3 decimals. */
+  amount: string;
+}
+
+export type ChargeEntry = ContractEntry | WrapperEntry;
+
+/** One page of the charges report (docs/billing.md "Pagination"). */
+export interface ChargeReportPage {
+  /** Entries matching the filter across all pages of the walk. */
   total: number;
-  next_token: string | null;
-  results: ChargeEntry[];
+  /** Token of the next page; null on the last page. */
+  nextToken: string | null;
+  entries: ChargeEntry[];
 }
 
-/** A 3-decimal string from PostgreSQL numeric, as the JSON number the client reads. */
-function money(decimal: string): number {
-  return Number(decimal);
-}
-
-/** Keys present only when non-null on the contract. */
-export function contractMetadata(row: ContractEntryRow): Record<string, string | number> {
-  const metadata: Record<string, string | number> = {};
-  if (row.templateId !== null) metadata.template_id = row.templateId;
-  if (row.label !== null) metadata.label = row.label;
-  if (row.endpointId !== null) metadata.endpoint_id = row.endpointId;
-  if (row.workergroupId !== null) metadata.workergroup_id = row.workergroupId;
-  return metadata;
-}
-
-export function presentItem(item: ChargeItemTotals): ChargeEntry {
+export function chargeItem(item: ChargeItemTotals): ChargeItem {
   return {
+    type: item.type,
     start: item.firstDay,
     // The end of the last charged day.
     end: item.lastDay + DAY_SECONDS,
-    type: item.type,
-    source: null,
     description: itemDescription(item),
-    amount: money(item.amount),
-    metadata: {},
-    items: [],
+    amount: item.amount,
   };
 }
 
-/** Serverless contracts in table format are `instance` rows carrying their endpoint/workergroup. */
-export function presentContract(
+/** Serverless contracts in table format are `instance` entries carrying their endpoint/workergroup. */
+export function contractEntry(
   row: ContractEntryRow,
   totals: ContractChargeTotals | undefined,
-): ChargeEntry {
+): ContractEntry {
   return {
+    entryKind: 'contract',
+    kind: row.kind,
+    id: row.id,
+    source: row.source,
     start: row.start,
     end: row.end,
-    type: row.kind,
-    source: row.source,
     description: contractDescription(row.kind, row.id, totals?.days ?? 0),
-    amount: money(totals?.amount ?? '0'),
-    metadata: contractMetadata(row),
-    items: (totals?.items ?? []).map(presentItem),
+    amount: totals?.amount ?? '0',
+    templateId: row.templateId,
+    label: row.label,
+    endpointId: row.endpointId,
+    workergroupId: row.workergroupId,
+    items: (totals?.items ?? []).map(chargeItem),
   };
 }
 
-/** A tree-format wrapper: items stay empty above the contract level (spec "Charge entry"). */
-export function presentWrapper(row: WrapperEntryRow, amount: string | undefined): ChargeEntry {
+/** A wrapper's items stay empty above the contract level (spec "Charge entry"). */
+export function wrapperEntry(row: WrapperEntryRow, amount: string | undefined): WrapperEntry {
   const { groupType, groupId } = parseGroupSource(row.source);
   return {
+    entryKind: 'wrapper',
+    source: row.source,
+    groupType,
+    groupId,
     start: row.start,
     end: row.end,
-    type: 'serverless',
-    source: row.source,
     description: wrapperDescription(row.source, row.contracts),
-    amount: money(amount ?? '0'),
-    metadata: groupType === 'endpoint' ? { endpoint_id: groupId } : { workergroup_id: groupId },
-    items: [],
+    amount: amount ?? '0',
   };
 }

@@ -1,5 +1,6 @@
 import {
   buildStatement,
+  checkStatementLimits,
   periodCountBound,
   periodStart,
   rangeDays,
@@ -66,7 +67,6 @@ describe('charge statement periods', () => {
         { bucket: null, key: null, amount: '1.200' },
       ]),
     ).toEqual({
-      success: true,
       periods: [
         { start: utc(2026, 1, 30), end: utc(2026, 2, 1), groups: [], amount: 0 },
         {
@@ -81,5 +81,46 @@ describe('charge statement periods', () => {
       ],
       amount: 1.2,
     });
+  });
+});
+
+describe('statement limits', () => {
+  const query = (gte: number, lte: number, period: 'day' | 'week' | 'month' = 'day') => ({
+    gte,
+    lte,
+    categories: null,
+    period,
+    groupBy: 'type' as const,
+  });
+
+  it('accepts ranges within years 1970-9999 of at most 3660 periods', () => {
+    expect(() => checkStatementLimits(query(0, 3659 * 86_400))).not.toThrow();
+    expect(() => checkStatementLimits(query(0, 3650 * 86_400, 'month'))).not.toThrow();
+    expect(() => checkStatementLimits(query(253_402_214_400, 253_402_300_799))).not.toThrow();
+  });
+
+  it('refuses a range outside years 1970-9999', () => {
+    for (const [gte, lte] of [
+      [-1, 86_400],
+      [0, 253_402_300_800],
+    ]) {
+      expect(() => checkStatementLimits(query(gte, lte, 'month'))).toThrow(
+        expect.objectContaining({
+          code: 'bad_request',
+          message:
+            'select_filters.day must lie between 0 (1970-01-01) and 253402300799 (9999-12-31) for a statement',
+        }),
+      );
+    }
+  });
+
+  it('refuses more than 3660 periods, naming the period', () => {
+    expect(() => checkStatementLimits(query(0, 3660 * 86_400))).toThrow(
+      expect.objectContaining({
+        code: 'bad_request',
+        message:
+          'the range spans more than 3660 periods of a day; choose a longer period or a shorter range',
+      }),
+    );
   });
 });

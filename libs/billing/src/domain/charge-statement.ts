@@ -1,4 +1,5 @@
 import { ChargeCategory, DAY_SECONDS } from './charge-report';
+import { BillingError } from './errors';
 
 /** Statement periods, in UTC; weeks start on Monday (ISO 8601). */
 export const STATEMENT_PERIODS = ['day', 'week', 'month'] as const;
@@ -14,12 +15,39 @@ export const NO_KEY = '(none)';
 /** A statement answers at most this many periods (ten years of days). */
 export const MAX_STATEMENT_PERIODS = 3660;
 
+/** Calendar arithmetic (and PostgreSQL's timestamps) are defined over years 1970-9999 here. */
+const EARLIEST = 0;
+const LATEST = 253_402_300_799; // 9999-12-31T23:59:59Z
+
 export interface StatementQuery {
   gte: number;
   lte: number;
   categories: ChargeCategory[] | null;
   period: StatementPeriod;
   groupBy: StatementGrouping;
+}
+
+/**
+ * The limits of a statement: its range must lie in years 1970-9999 (calendar arithmetic)
+ * and span at most MAX_STATEMENT_PERIODS periods. Throws the 400 that names the limit.
+ */
+export function checkStatementLimits(query: StatementQuery): void {
+  if (query.gte < EARLIEST || query.lte > LATEST) {
+    throw new BillingError(
+      'bad_request',
+      `select_filters.day must lie between ${EARLIEST} (1970-01-01) and ${LATEST} (9999-12-31) for a statement`,
+    );
+  }
+  const days = rangeDays(query.gte, query.lte);
+  const count = days
+    ? periodCountBound((days.last - days.first) / DAY_SECONDS + 1, query.period)
+    : 0;
+  if (count > MAX_STATEMENT_PERIODS) {
+    throw new BillingError(
+      'bad_request',
+      `the range spans more than ${MAX_STATEMENT_PERIODS} periods of a ${query.period}; choose a longer period or a shorter range`,
+    );
+  }
 }
 
 /** One period of the range: `start`/`end` clipped to the range's days, `bucket` unclipped. */
@@ -101,7 +129,6 @@ export interface StatementPeriodTotals {
 }
 
 export interface ChargeStatement {
-  success: true;
   periods: StatementPeriodTotals[];
   amount: number;
 }
@@ -135,7 +162,6 @@ export function buildStatement(
     }
   }
   return {
-    success: true,
     periods: windows.map((window) => ({
       start: window.start,
       end: window.end,

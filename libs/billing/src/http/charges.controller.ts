@@ -15,15 +15,17 @@ import { CurrentPrincipal, Principal, RateLimit } from '@app/platform';
 import { ExportChargesUseCase } from '../application/export-charges.use-case';
 import { GetChargeStatementUseCase } from '../application/get-charge-statement.use-case';
 import { GetChargesReportUseCase } from '../application/get-charges-report.use-case';
-import { parseChargeExportQuery } from '../application/parse-charge-export-query';
-import { parseChargeQuery } from '../application/parse-charge-query';
-import { parseChargeStatementQuery } from '../application/parse-charge-statement-query';
-import { EXPORT_COLUMNS, EXPORT_CONTENT_TYPES } from '../domain/charge-export';
-import { ChargePage } from '../domain/charge-entries';
-import { ChargeStatement } from '../domain/charge-statement';
-import { ChargeLineEncoder } from './charge-line.encoder';
+import { ChargeLineEncoder, EXPORT_COLUMNS, EXPORT_CONTENT_TYPES } from './charge-line.encoder';
+import { presentChargePage } from './charge-page.presenter';
 import { ChargePageDto } from './charge-page.response.dto';
+import { presentChargeStatement } from './charge-statement.presenter';
 import { ChargeStatementDto } from './charge-statement.response.dto';
+import {
+  parseChargeExportQuery,
+  parseChargeQuery,
+  parseChargeStatementQuery,
+  RawQuery,
+} from './charges.request';
 
 const SELECT_FILTERS_QUERY = {
   name: 'select_filters',
@@ -71,9 +73,9 @@ export class ChargesController {
   })
   async list(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: Record<string, unknown>,
-  ): Promise<ChargePage> {
-    return this.report.execute(principal.userId, parseChargeQuery(query));
+    @Query() query: RawQuery,
+  ): Promise<ChargePageDto> {
+    return presentChargePage(await this.report.execute(principal.userId, parseChargeQuery(query)));
   }
 
   @Get('summary')
@@ -104,9 +106,13 @@ export class ChargesController {
   })
   async summary(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: Record<string, unknown>,
-  ): Promise<ChargeStatement> {
-    return this.statement.execute(principal.userId, parseChargeStatementQuery(query));
+    @Query() query: RawQuery,
+  ): Promise<ChargeStatementDto> {
+    const statement = await this.statement.execute(
+      principal.userId,
+      parseChargeStatementQuery(query),
+    );
+    return presentChargeStatement(statement);
   }
 
   @Get('export')
@@ -146,7 +152,7 @@ export class ChargesController {
   })
   async export(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: Record<string, unknown>,
+    @Query() query: RawQuery,
     @Res() response: Response,
   ): Promise<void> {
     const parsed = parseChargeExportQuery(query);
@@ -158,7 +164,7 @@ export class ChargesController {
     response.setHeader('X-Content-Type-Options', 'nosniff');
     response.setHeader('X-Charge-Lines', String(exported.expectedLines));
     // pipeline destroys every stage when one fails or the client goes away: the cursor's
-    // stream then closes its connection (PgChargeExportSource). After a failure the body
+    // stream then closes its connection (PostgresChargeExportSource). After a failure the body
     // is cut short without its last chunk, so no client mistakes it for a whole file.
     pipeline(exported.lines, new ChargeLineEncoder(parsed.format), response, (error) => {
       if (!error) return;

@@ -1,6 +1,6 @@
 import { BillingError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { DomainError, FixtureLoader, FixtureSummary } from '@app/platform';
+import { FixtureLoader, FixtureSummary } from '@app/platform';
 import { ContractRepository } from '../application/ports/contract.repository.port';
 import { CHARGE_TYPES, ChargeType, DAY_SECONDS } from '../domain/charge-report';
 import { Contract, DailyCharge } from '../domain/contract';
@@ -9,39 +9,41 @@ type Row = Record<string, unknown>;
 
 const DECIMAL = /^-?\d{1,20}(\.\d{1,20})?$/;
 
-function bad(msg: string): DomainError {
-  return new BillingError('bad_request', msg);
-}
-
 function integer(row: Row, name: string, where: string, nullable: boolean): number | null {
   const value = row[name];
   if ((value === undefined || value === null) && nullable) return null;
-  if (!Number.isSafeInteger(value)) throw bad(`${where}.${name} must be an integer`);
+  if (!Number.isSafeInteger(value))
+    throw new BillingError('bad_request', `${where}.${name} must be an integer`);
   return value as number;
 }
 
 function text(row: Row, name: string, where: string, nullable: boolean): string | null {
   const value = row[name];
   if ((value === undefined || value === null) && nullable) return null;
-  if (typeof value !== 'string') throw bad(`${where}.${name} must be a string`);
+  if (typeof value !== 'string')
+    throw new BillingError('bad_request', `${where}.${name} must be a string`);
   return value;
 }
 
 function decimal(row: Row, name: string, where: string): string {
   const value = row[name];
   if (typeof value !== 'string' || !DECIMAL.test(value)) {
-    throw bad(`${where}.${name} must be a decimal string such as "0.389"`);
+    throw new BillingError(
+      'bad_request',
+      `${where}.${name} must be a decimal string such as "0.389"`,
+    );
   }
   return value;
 }
 
 export function parseContractFixture(raw: Row): { contract: Contract; charges: DailyCharge[] } {
   const id = integer(raw, 'id', 'contracts', false) as number;
-  if (id <= 0) throw bad('contracts: every row needs a positive integer id');
+  if (id <= 0)
+    throw new BillingError('bad_request', 'contracts: every row needs a positive integer id');
   const where = `contracts[${id}]`;
   const kind = raw.kind;
   if (kind !== 'instance' && kind !== 'volume')
-    throw bad(`${where}.kind must be instance or volume`);
+    throw new BillingError('bad_request', `${where}.kind must be instance or volume`);
   const contract: Contract = {
     id,
     userId: integer(raw, 'user_id', where, false) as number,
@@ -53,21 +55,27 @@ export function parseContractFixture(raw: Row): { contract: Contract; charges: D
     endpointId: integer(raw, 'endpoint_id', where, true),
     workergroupId: integer(raw, 'workergroup_id', where, true),
   };
-  if (contract.end < contract.start) throw bad(`${where}.end must not be before start`);
+  if (contract.end < contract.start)
+    throw new BillingError('bad_request', `${where}.end must not be before start`);
   // Wrapper sources are `endpoint-<id>` / `workergroup-<id>`: the client splits them on '-'.
-  if ((contract.endpointId ?? 1) <= 0) throw bad(`${where}.endpoint_id must be positive`);
-  if ((contract.workergroupId ?? 1) <= 0) throw bad(`${where}.workergroup_id must be positive`);
+  if ((contract.endpointId ?? 1) <= 0)
+    throw new BillingError('bad_request', `${where}.endpoint_id must be positive`);
+  if ((contract.workergroupId ?? 1) <= 0)
+    throw new BillingError('bad_request', `${where}.workergroup_id must be positive`);
   const rawCharges = raw.charges ?? [];
-  if (!Array.isArray(rawCharges)) throw bad(`${where}.charges must be an array`);
+  if (!Array.isArray(rawCharges))
+    throw new BillingError('bad_request', `${where}.charges must be an array`);
   const seen = new Set<string>();
   const charges = (rawCharges as Row[]).map((charge, index) => {
     const at = `${where}.charges[${index}]`;
     const day = integer(charge, 'day', at, false) as number;
-    if (day % DAY_SECONDS !== 0) throw bad(`${at}.day must be a UTC midnight (unix seconds)`);
+    if (day % DAY_SECONDS !== 0)
+      throw new BillingError('bad_request', `${at}.day must be a UTC midnight (unix seconds)`);
     const type = charge.type as ChargeType;
     if (!CHARGE_TYPES.includes(type))
-      throw bad(`${at}.type must be one of ${CHARGE_TYPES.join(', ')}`);
-    if (seen.has(`${day}:${type}`)) throw bad(`${at}: one ${type} charge per day`);
+      throw new BillingError('bad_request', `${at}.type must be one of ${CHARGE_TYPES.join(', ')}`);
+    if (seen.has(`${day}:${type}`))
+      throw new BillingError('bad_request', `${at}: one ${type} charge per day`);
     seen.add(`${day}:${type}`);
     return {
       day,
@@ -96,7 +104,7 @@ export class ContractsFixtureLoader extends FixtureLoader {
     let charges = 0;
     for (const raw of rows) {
       if (typeof raw !== 'object' || raw === null)
-        throw bad('contracts: every row must be an object');
+        throw new BillingError('bad_request', 'contracts: every row must be an object');
       const parsed = parseContractFixture(raw as Row);
       await this.contracts.replace(parsed.contract, parsed.charges);
       ids.push(parsed.contract.id);

@@ -1,76 +1,92 @@
 import { ChargeReportReader, WalkHead } from '../application/ports/charge-report.reader.port';
+import { threeDecimals } from '../domain/charge-descriptions';
 import {
   CHARGE_TYPES,
   ChargeFilter,
+  ChargeItemTotals,
   compareRows,
   ContractChargeTotals,
   ContractEntryRow,
   isAfter,
   ReportRow,
   SortKey,
+  WrapperEntryRow,
 } from '../domain/charge-report';
-import { threeDecimals } from '../domain/charge-descriptions';
 import { Contract, DailyCharge } from '../domain/contract';
+import { chargeCategory, groupKey, InMemoryContracts, sumDecimals } from './in-memory-contracts';
 
-/** Exact decimal sum of decimal strings, in units of 1e-12 (enough for the fakes' data). */
-function sum(values: string[]): string {
-  const scale = 12;
-  let total = 0n;
-  for (const value of values) {
-    const negative = value.startsWith('-');
-    const [whole, fraction = ''] = (negative ? value.slice(1) : value).split('.');
-    const units = BigInt(whole + fraction.padEnd(scale, '0').slice(0, scale));
-    total += negative ? -units : units;
-  }
-  const negative = total < 0n;
-  const digits = (negative ? -total : total).toString().padStart(scale + 1, '0');
-  return `${negative ? '-' : ''}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+const SCALE = 10n ** 12n;
+
+function units(decimal: string): bigint {
+  const [whole, fraction] = sumDecimals([decimal]).replace('-', '').split('.');
+  const magnitude = BigInt(whole) * SCALE + BigInt(fraction);
+  return decimal.startsWith('-') ? -magnitude : magnitude;
 }
 
-function category(contract: Contract): string {
-  if (contract.kind === 'volume') return 'volume';
-  return contract.endpointId !== null || contract.workergroupId !== null
-    ? 'serverless'
-    : 'instance';
+/** amount / quantity rounded half away from zero to 6 decimals, as PostgreSQL's round(x, 6). */
+function effectiveRate(amount: string, quantity: string): string {
+  const a = units(amount);
+  const q = units(quantity);
+  const negative = a < 0n !== q < 0n && a !== 0n;
+  const [absA, absQ] = [a < 0n ? -a : a, q < 0n ? -q : q];
+  const scaled = (absA * 1_000_000n * 2n + absQ) / (2n * absQ);
+  const digits = scaled.toString().padStart(7, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, -6)}.${digits.slice(-6)}`;
 }
 
-function groupKey(contract: Contract): string | null {
-  if (category(contract) !== 'serverless') return null;
-  return contract.endpointId !== null
-    ? `endpoint-${contract.endpointId}`
-    : `workergroup-${contract.workergroupId}`;
+function itemTotals(type: ChargeItemTotals['type'], charges: DailyCharge[]): ChargeItemTotals {
+  const days = charges.map((charge) => charge.day);
+  const rates = charges.map((charge) => charge.rate);
+  const amount = sumDecimals(charges.map((charge) => charge.amount));
+  const quantity = sumDecimals(charges.map((charge) => charge.quantity));
+  const oneRate = rates.every((rate) => units(rate) === units(rates[0]));
+  return {
+    type,
+    firstDay: Math.min(...days),
+    lastDay: Math.max(...days),
+    quantity: threeDecimals(quantity),
+    unit: charges.map((charge) => charge.unit).sort()[0],
+    // The rate, or the effective rate when it changed within the range (as the SQL does).
+    rate: oneRate ? rates[0] : effectiveRate(amount, quantity),
+    amount: threeDecimals(amount),
+  };
 }
 
-/** The report's semantics over plain arrays, for use-case tests. */
+/**
+ * The report's semantics over plain arrays: the fake the use-case tests run on, held to the
+ * PostgreSQL reader's answers by testing/charge-report-reader.contract.ts. A snapshot is
+ * the number of writes made when the walk's first page ran.
+ */
 export class InMemoryChargeReportReader extends ChargeReportReader {
-  private readonly contracts: Array<{ seq: number; contract: Contract; charges: DailyCharge[] }> =
-    [];
-  private seq = 0;
+  constructor(private readonly contracts = new InMemoryContracts()) {
+    super();
+  }
 
   add(contract: Contract, charges: DailyCharge[]): void {
-    this.seq += 1;
-    this.contracts.push({ seq: this.seq, contract, charges });
+    this.contracts.add(contract, charges);
   }
 
   async head(userId: number, filter: ChargeFilter): Promise<WalkHead> {
-    const snapshot = String(this.seq);
+    const snapshot = String(this.contracts.lastSeq);
     return { snapshot, total: this.rows(userId, filter, snapshot).length };
   }
 
   private matching(userId: number, filter: ChargeFilter, snapshot: string) {
-    return this.contracts.filter(
-      (entry) =>
-        entry.contract.userId === userId &&
-        entry.seq <= Number(snapshot) &&
-        entry.charges.some((charge) => charge.day >= filter.gte && charge.day <= filter.lte) &&
-        (filter.categories === null ||
-          filter.categories.includes(category(entry.contract) as never)),
-    );
+    return this.contracts
+      .all()
+      .filter(
+        (entry) =>
+          entry.contract.userId === userId &&
+          entry.seq <= Number(snapshot) &&
+          entry.charges.some((charge) => charge.day >= filter.gte && charge.day <= filter.lte) &&
+          (filter.categories === null ||
+            filter.categories.includes(chargeCategory(entry.contract))),
+      );
   }
 
   private rows(userId: number, filter: ChargeFilter, snapshot: string): ReportRow[] {
     const rows: ReportRow[] = [];
-    const wrappers = new Map<string, ReportRow & { rowKind: 'wrapper' }>();
+    const wrappers = new Map<string, WrapperEntryRow>();
     for (const { contract } of this.matching(userId, filter, snapshot)) {
       const key = filter.format === 'tree' ? groupKey(contract) : null;
       if (key === null) {
@@ -119,27 +135,16 @@ export class InMemoryChargeReportReader extends ChargeReportReader {
     lte: number,
   ): Promise<Map<number, ContractChargeTotals>> {
     const result = new Map<number, ContractChargeTotals>();
-    for (const { contract, charges } of this.contracts) {
+    for (const { contract, charges } of this.contracts.all()) {
       if (!contractIds.includes(contract.id)) continue;
       const inRange = charges.filter((charge) => charge.day >= gte && charge.day <= lte);
+      if (inRange.length === 0) continue;
       result.set(contract.id, {
         days: new Set(inRange.map((charge) => charge.day)).size,
-        amount: threeDecimals(sum(inRange.map((charge) => charge.amount))),
+        amount: threeDecimals(sumDecimals(inRange.map((charge) => charge.amount))),
         items: CHARGE_TYPES.flatMap((type) => {
           const ofType = inRange.filter((charge) => charge.type === type);
-          if (ofType.length === 0) return [];
-          const days = ofType.map((charge) => charge.day);
-          return [
-            {
-              type,
-              firstDay: Math.min(...days),
-              lastDay: Math.max(...days),
-              quantity: threeDecimals(sum(ofType.map((charge) => charge.quantity))),
-              unit: ofType[0].unit,
-              rate: ofType[0].rate,
-              amount: threeDecimals(sum(ofType.map((charge) => charge.amount))),
-            },
-          ];
+          return ofType.length === 0 ? [] : [itemTotals(type, ofType)];
         }),
       });
     }
@@ -153,15 +158,13 @@ export class InMemoryChargeReportReader extends ChargeReportReader {
     lte: number,
   ): Promise<Map<string, string>> {
     const amounts = new Map<string, string[]>();
-    for (const { contract, charges } of this.contracts) {
+    for (const { contract, charges } of this.contracts.all()) {
       const key = groupKey(contract);
       if (contract.userId !== userId || key === null || !sources.includes(key)) continue;
-      const list = amounts.get(key) ?? [];
-      list.push(
-        ...charges.filter((charge) => charge.day >= gte && charge.day <= lte).map((c) => c.amount),
-      );
-      amounts.set(key, list);
+      const inRange = charges.filter((charge) => charge.day >= gte && charge.day <= lte);
+      if (inRange.length === 0) continue;
+      amounts.set(key, [...(amounts.get(key) ?? []), ...inRange.map((charge) => charge.amount)]);
     }
-    return new Map([...amounts].map(([key, list]) => [key, threeDecimals(sum(list))]));
+    return new Map([...amounts].map(([key, list]) => [key, threeDecimals(sumDecimals(list))]));
   }
 }

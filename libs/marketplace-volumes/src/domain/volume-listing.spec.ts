@@ -1,5 +1,5 @@
 import { DomainError } from '@app/platform';
-import { decideUnlist, parseListingId, UNLIST_MESSAGES, VolumeListing } from './volume-listing';
+import { decideUnlist, UNLIST_MESSAGES, VolumeListing } from './volume-listing';
 
 const listing = (overrides: Partial<VolumeListing> = {}): VolumeListing => ({
   id: 7,
@@ -25,22 +25,6 @@ function errorOf(fn: () => unknown): DomainError {
   throw new Error('expected a DomainError');
 }
 
-describe('parseListingId', () => {
-  it('accepts a positive integer', () => {
-    expect(parseListingId(42)).toBe(42);
-  });
-
-  it.each([undefined, null])('reports %p as missing', (raw) => {
-    const error = errorOf(() => parseListingId(raw));
-    expect(error.code).toBe('volume_id_missing');
-    expect(error.message).toBe(UNLIST_MESSAGES.idMissing);
-  });
-
-  it.each([0, -1, 1.5, '42', true, {}, []])('refuses %p', (raw) => {
-    expect(errorOf(() => parseListingId(raw)).code).toBe('volume_id_invalid');
-  });
-});
-
 describe('decideUnlist', () => {
   it('unlists a listed, idle listing of the caller', () => {
     expect(decideUnlist(listing(), 1)).toEqual({ outcome: 'unlisted', previousStatus: 'listed' });
@@ -50,6 +34,7 @@ describe('decideUnlist', () => {
     const missing = errorOf(() => decideUnlist(null, 1));
     const foreign = errorOf(() => decideUnlist(listing({ ownerId: 2 }), 1));
     expect([missing.code, missing.message]).toEqual([foreign.code, foreign.message]);
+    expect(missing.message).toBe(UNLIST_MESSAGES.notFound);
     expect(missing.message).toBe('Volume listing does not exist');
   });
 

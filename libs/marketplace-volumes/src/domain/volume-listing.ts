@@ -22,25 +22,9 @@ export interface VolumeListing {
 export const MAX_LISTING_ID = 2_147_483_647;
 
 export const UNLIST_MESSAGES = {
-  idMissing: 'You must pass in `id` in the body of the request',
-  idInvalid: '`id` must be a positive integer',
   notFound: 'Volume listing does not exist',
   active: 'Unable to delete active volume listing',
 } as const;
-
-/**
- * The listing id from the request body. The public client sends a JSON integer; strings,
- * fractions, zero and negatives are refused rather than guessed at.
- */
-export function parseListingId(raw: unknown): number {
-  if (raw === undefined || raw === null) {
-    throw new VolumesError('volume_id_missing', UNLIST_MESSAGES.idMissing);
-  }
-  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 1) {
-    throw new VolumesError('volume_id_invalid', UNLIST_MESSAGES.idInvalid);
-  }
-  return raw;
-}
 
 export type UnlistOutcome = 'unlisted' | 'already_unlisted';
 

@@ -9,7 +9,8 @@ import {
 } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, RateLimit } from '@app/platform';
 import { UnlistVolumeUseCase } from '../application/unlist-volume.use-case';
-import { parseListingId } from '../domain/volume-listing';
+
+import { parseListingId } from './unlist-volume.request';
 import { UnlistVolumeRequestDto } from './unlist-volume.request.dto';
 import { UnlistVolumeResponseDto, VolumeErrorResponseDto } from './unlist-volume.response.dto';
 

@@ -1,6 +1,6 @@
 import { VolumesError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { DomainError, FixtureLoader, FixtureSummary } from '@app/platform';
+import { FixtureLoader, FixtureSummary } from '@app/platform';
 import { VolumeListingRepository } from '../application/ports/volume-listing.repository.port';
 import { LISTING_STATUSES, ListingStatus, MAX_LISTING_ID } from '../domain/volume-listing';
 
@@ -19,10 +19,6 @@ const KNOWN_FIELDS = new Set([
 /** Explicit ids stay below the generated range (docs/fixtures.md). */
 const FIXTURE_ID_LIMIT = 999_999;
 
-function bad(message: string): DomainError {
-  return new VolumesError('bad_request', `volume_listings: ${message}`);
-}
-
 function integer(
   row: Row,
   name: string,
@@ -32,14 +28,20 @@ function integer(
 ): number {
   const value = row[name] ?? fallback;
   if (!Number.isInteger(value) || (value as number) < min || (value as number) > max)
-    throw bad(`${name} must be an integer from ${min} to ${max} (row ${JSON.stringify(row.id)})`);
+    throw new VolumesError(
+      'bad_request',
+      `volume_listings: ${name} must be an integer from ${min} to ${max} (row ${JSON.stringify(row.id)})`,
+    );
   return value as number;
 }
 
 function number(row: Row, name: string, fallback?: number): number {
   const value = row[name] ?? fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
-    throw bad(`${name} must be a non-negative number (row ${JSON.stringify(row.id)})`);
+    throw new VolumesError(
+      'bad_request',
+      `volume_listings: ${name} must be a non-negative number (row ${JSON.stringify(row.id)})`,
+    );
   return value;
 }
 
@@ -51,8 +53,9 @@ function price(row: Row, name: string, fallback: number): string {
   const value = row[name] ?? fallback;
   const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
   if (typeof text !== 'string' || !/^\d{1,8}(\.\d{1,6})?$/.test(text))
-    throw bad(
-      `${name} must be a non-negative decimal below 100000000 with at most 6 decimals (row ${JSON.stringify(row.id)})`,
+    throw new VolumesError(
+      'bad_request',
+      `volume_listings: ${name} must be a non-negative decimal below 100000000 with at most 6 decimals (row ${JSON.stringify(row.id)})`,
     );
   return text;
 }
@@ -74,15 +77,20 @@ export class VolumeListingsFixtureLoader extends FixtureLoader {
     const ids: number[] = [];
     for (const raw of rows) {
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-        throw bad('every row must be an object');
+        throw new VolumesError('bad_request', 'volume_listings: every row must be an object');
       const row = raw as Row;
       const unknown = Object.keys(row).filter((key) => !KNOWN_FIELDS.has(key));
       if (unknown.length > 0)
-        throw bad(`unknown fields ${unknown.join(', ')} (row ${JSON.stringify(row.id)})`);
+        throw new VolumesError(
+          'bad_request',
+          `volume_listings: unknown fields ${unknown.join(', ')} (row ${JSON.stringify(row.id)})`,
+        );
       const status = (row.status ?? 'listed') as ListingStatus;
-      if (!LISTING_STATUSES.includes(status)) throw bad(`status must be listed or unlisted`);
+      if (!LISTING_STATUSES.includes(status))
+        throw new VolumesError('bad_request', 'volume_listings: status must be listed or unlisted');
       const sizeGb = number(row, 'size_gb');
-      if (sizeGb === 0) throw bad('size_gb must be positive');
+      if (sizeGb === 0)
+        throw new VolumesError('bad_request', 'volume_listings: size_gb must be positive');
       const seed = {
         id: integer(row, 'id', 1, undefined, FIXTURE_ID_LIMIT),
         ownerId: integer(row, 'owner_id', 1),

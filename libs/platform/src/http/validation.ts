@@ -22,15 +22,13 @@ export function describeValidationErrors(errors: ValidationError[], parent = '')
 /** The error a failed validation raises, from the message naming each offending field. */
 export type ValidationFailure = (message: string) => DomainError;
 
-const badRequest: ValidationFailure = (message) => new PlatformError('bad_request', message);
-
 /**
  * The global pipe: DTO validation with type transformation, no implicit conversion
  * (a string is never silently a number); failures become `bad_request` unless a route's
  * own pipe (strictBody) raises its context's code.
  */
 export function createValidationPipe(
-  failure: ValidationFailure = badRequest,
+  failure: ValidationFailure = (message) => new PlatformError('bad_request', message),
   forbidUnknownFields = false,
 ): ValidationPipe {
   return new ValidationPipe({

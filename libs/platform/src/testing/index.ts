@@ -111,3 +111,6 @@ export function testSecretKeeper(): NodeSecretKeeper {
   ]);
 }
 export * from './redis-slots';
+
+/** The lag-tolerant reads of a deployment without a replica: for adapters' int-specs. */
+export { PrimaryOnlyReads } from '../infrastructure/database/replica-reads';

@@ -1,20 +1,66 @@
+import { NewUser } from '../../application/ports/user.repository.port';
 import { TfaStatus, User } from '../../domain/user';
-import { UserOrmEntity } from './user.orm-entity';
 
-export function toUser(row: UserOrmEntity): User {
+/** A row of users as the pg driver returns it (numeric columns are decimal text). */
+export interface UserRow {
+  id: number;
+  email: string;
+  username: string | null;
+  full_name: string;
+  password_hash: string | null;
+  email_verified_at: Date | null;
+  is_admin: boolean;
+  phone_number: string | null;
+  tfa_enabled: boolean;
+  tfa_status: TfaStatus;
+  credit: string | null;
+  balance: string | null;
+  sms_fraud_flagged_at: Date | null;
+  created_at: Date;
+}
+
+/** Every column of a User, and the hash (read only where a password is checked). */
+export const USER_COLUMNS = `id, email, username, full_name, email_verified_at, is_admin,
+  phone_number, tfa_enabled, tfa_status, credit, balance, sms_fraud_flagged_at, created_at`;
+
+export function toUser(row: UserRow): User {
   return {
     id: row.id,
     email: row.email,
     username: row.username,
-    fullName: row.fullName,
-    emailVerifiedAt: row.emailVerifiedAt,
-    isAdmin: row.isAdmin,
-    phoneNumber: row.phoneNumber,
-    tfaEnabled: row.tfaEnabled,
-    tfaStatus: row.tfaStatus as TfaStatus,
-    credit: row.credit,
-    balance: row.balance,
-    smsFraudFlaggedAt: row.smsFraudFlaggedAt,
-    createdAt: row.createdAt,
+    fullName: row.full_name,
+    emailVerifiedAt: row.email_verified_at,
+    isAdmin: row.is_admin,
+    phoneNumber: row.phone_number,
+    tfaEnabled: row.tfa_enabled,
+    tfaStatus: row.tfa_status,
+    credit: row.credit === null ? 0 : Number(row.credit),
+    balance: row.balance === null ? 0 : Number(row.balance),
+    smsFraudFlaggedAt: row.sms_fraud_flagged_at,
+    createdAt: row.created_at,
   };
+}
+
+/**
+ * The written columns of a new or replaced user, in the order of USER_WRITE_COLUMNS. The
+ * balance starts at the credit; 2FA is enabled for any status but `disabled`.
+ */
+export const USER_WRITE_COLUMNS = `email, username, full_name, password_hash, email_verified_at,
+  is_admin, phone_number, tfa_enabled, tfa_status, credit, balance`;
+
+export function userWriteParams(user: NewUser, now: Date): unknown[] {
+  const tfaStatus = user.tfaStatus ?? 'disabled';
+  return [
+    user.email,
+    user.username ?? null,
+    user.fullName ?? '',
+    user.passwordHash ?? null,
+    user.emailVerified ? now : null,
+    user.isAdmin ?? false,
+    user.phoneNumber ?? null,
+    tfaStatus !== 'disabled',
+    tfaStatus,
+    user.credit ?? 0,
+    user.credit ?? 0,
+  ];
 }

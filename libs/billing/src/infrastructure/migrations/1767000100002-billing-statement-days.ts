@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { bulkStatementDaysSql } from '../statement-days.sql';
+import { bulkStatementDaysSql } from '../persistence/statement-days.sql';
 
 /**
  * `billing_statement_days`: per user, statement dimension (`type`, `endpoint`,

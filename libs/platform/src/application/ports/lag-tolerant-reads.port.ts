@@ -17,14 +17,17 @@ export interface ReplicaState {
  */
 export abstract class LagTolerantReads {
   /**
-   * Runs `work`, whose statements go through query(). With `mustSee`, a pg_snapshot made
+   * Runs `work`, whose statements go through rows(). With `mustSee`, a pg_snapshot made
    * earlier on either node, the replica is used only when it has replayed every
    * transaction that snapshot sees (so a page walk never misses a row it counted).
    */
   abstract run<T>(work: () => Promise<T>, options?: { mustSee?: string }): Promise<T>;
 
-  /** One statement of the current run() (on the primary outside any run). */
-  abstract query<T>(text: string, values: unknown[]): Promise<T[]>;
+  /**
+   * The rows of one statement of the current run() (on the primary outside any run): the
+   * lag-tolerant counterpart of TransactionalEntityManager.rows.
+   */
+  abstract rows<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
 
   abstract replicaState(): Promise<ReplicaState>;
 }

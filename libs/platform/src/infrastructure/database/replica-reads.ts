@@ -40,8 +40,8 @@ export class PrimaryOnlyReads extends LagTolerantReads {
     return work();
   }
 
-  async query<T>(text: string, values: unknown[]): Promise<T[]> {
-    return (await this.primary.manager.query(text, values)) as T[];
+  rows<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    return this.primary.rows<Row>(sql, params);
   }
 
   async replicaState(): Promise<ReplicaState> {
@@ -119,16 +119,13 @@ export class ReplicaReads extends LagTolerantReads {
       }
     }
     this.served.primary += 1;
-    return this.current.run(
-      async (text, values) => (await this.primary.manager.query(text, values)) as unknown[],
-      work,
-    );
+    return this.current.run((text, values) => this.primary.rows<unknown>(text, values), work);
   }
 
-  async query<T>(text: string, values: unknown[]): Promise<T[]> {
+  async rows<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
     const runner = this.current.getStore();
-    if (runner) return (await runner(text, values)) as T[];
-    return (await this.primary.manager.query(text, values)) as T[];
+    if (runner) return (await runner(sql, [...params])) as Row[];
+    return this.primary.rows<Row>(sql, params);
   }
 
   /** Measured at most once a second, however many requests ask. */

@@ -23,7 +23,7 @@ export class TransactionalEntityManager {
 
   /**
    * The rows of one SQL statement, run in the current unit of work: the one way the
-   * adapters read and write (docs/architecture.md, "Persistence"). TypeORM's postgres
+   * adapters read and write (docs/architecture.md "How do I write SQL?"). TypeORM's postgres
    * driver answers UPDATE and DELETE with [rows, affectedCount] and everything else with
    * rows alone; this always answers the rows (of RETURNING, for a write).
    */

@@ -1,0 +1,51 @@
+import { Principal } from '@app/platform';
+import { accountsKit } from '../testing/accounts-kit';
+import { CredentialSessionRevocation } from './credential-session-revocation';
+import { LogoutUseCase } from './logout.use-case';
+
+describe('LogoutUseCase', () => {
+  let kit: ReturnType<typeof accountsKit>;
+  let logout: LogoutUseCase;
+  let userId: number;
+
+  const principal = (credentialId: number, kind: 'api_key' | 'session'): Principal => ({
+    userId,
+    credentialId,
+    credentialKind: kind,
+    teamId: null,
+    isAdminUser: false,
+    isAdminSession: false,
+  });
+
+  beforeEach(async () => {
+    kit = accountsKit();
+    logout = new LogoutUseCase(new CredentialSessionRevocation(kit.credentials, kit.clock));
+    userId = (await kit.users.create({ email: 'ada@example.test' })).id;
+  });
+
+  it('ends the session that made the request, and only that one', async () => {
+    const { sessionKey } = await kit.issuer.issueSession(userId);
+    const other = await kit.issuer.issueSession(userId);
+    const session = (await kit.credentials.findByHash(kit.issuer.fingerprint(sessionKey)))!;
+    await logout.execute(principal(session.id, 'session'));
+    expect(
+      (await kit.credentials.findByHash(kit.issuer.fingerprint(sessionKey)))!.revokedAt,
+    ).toEqual(kit.clock.now());
+    expect(
+      (await kit.credentials.findByHash(kit.issuer.fingerprint(other.sessionKey)))!.revokedAt,
+    ).toBeNull();
+  });
+
+  it('refuses a request made with an API key and ends nothing', async () => {
+    const apiKey = await kit.issuer.issueApiKey(userId);
+    const { sessionKey } = await kit.issuer.issueSession(userId);
+    const key = (await kit.credentials.findByHash(kit.issuer.fingerprint(apiKey)))!;
+    await expect(logout.execute(principal(key.id, 'api_key'))).rejects.toMatchObject({
+      code: 'bad_request',
+      message: 'Logout ends a session key; this request was made with an API key.',
+    });
+    expect(
+      (await kit.credentials.findByHash(kit.issuer.fingerprint(sessionKey)))!.revokedAt,
+    ).toBeNull();
+  });
+});

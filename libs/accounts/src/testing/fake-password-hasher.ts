@@ -1,0 +1,12 @@
+import { PasswordHasher } from '../application/ports/password-hasher.port';
+
+/** Not a hash at all: a readable stand-in so tests can see which password was stored. */
+export class FakePasswordHasher extends PasswordHasher {
+  async hash(password: string): Promise<string> {
+    return `hashed:${password}`;
+  }
+
+  async verify(hash: string | null, password: string): Promise<boolean> {
+    return hash !== null && hash === `hashed:${password}`;
+  }
+}
