@@ -2,18 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, TransactionalEntityManager, TypeormUnitOfWork } from '@app/platform';
 import { emptyLedger, recordFailure } from '../../domain/verification-failures';
-import { PostgresVerificationLedger } from './postgres-verification-ledger';
+import { PostgresVerificationLedgerRepository } from './postgres-verification-ledger.repository';
 
-describe('PostgresVerificationLedger (real PostgreSQL)', () => {
+describe('PostgresVerificationLedgerRepository (real PostgreSQL)', () => {
   let dataSource: DataSource;
-  let ledger: PostgresVerificationLedger;
+  let ledger: PostgresVerificationLedgerRepository;
   let uow: TypeormUnitOfWork;
   const users: number[] = [];
 
   beforeAll(async () => {
     dataSource = await new DataSource(dataSourceOptions(process.env.DATABASE_URL!)).initialize();
     const tx = new TransactionalEntityManager(dataSource);
-    ledger = new PostgresVerificationLedger(tx);
+    ledger = new PostgresVerificationLedgerRepository(tx);
     uow = new TypeormUnitOfWork(tx);
   });
   afterAll(async () => {

@@ -24,7 +24,7 @@ interface FailureRow {
 }
 
 @Injectable()
-export class PostgresVerificationLedger extends VerificationLedger {
+export class PostgresVerificationLedgerRepository extends VerificationLedger {
   constructor(private readonly tx: TransactionalEntityManager) {
     super();
   }
@@ -34,10 +34,7 @@ export class PostgresVerificationLedger extends VerificationLedger {
       throw new Error('VerificationLedger.lockAndLoad must run inside a unit of work');
     // A transaction-scoped advisory lock: released by COMMIT or ROLLBACK, whatever happens
     // to the process, and it needs no row to exist first.
-    await this.tx.manager.query(`SELECT pg_advisory_xact_lock($1, $2)`, [
-      VERIFICATION_LOCK_SPACE,
-      userId,
-    ]);
+    await this.tx.rows(`SELECT pg_advisory_xact_lock($1, $2)`, [VERIFICATION_LOCK_SPACE, userId]);
     return this.load(userId);
   }
 
@@ -68,7 +65,7 @@ export class PostgresVerificationLedger extends VerificationLedger {
       })),
       { channel: USER_ROW, failures: [], locked_until: iso(ledger.userLockedUntilMs) },
     ];
-    await this.tx.manager.query(
+    await this.tx.rows(
       `INSERT INTO tfa_verification_failures (user_id, channel, failures, locked_until)
        SELECT $1, r.channel, ARRAY(SELECT jsonb_array_elements_text(r.failures)::timestamptz),
               r.locked_until
@@ -81,10 +78,10 @@ export class PostgresVerificationLedger extends VerificationLedger {
 
   async markChallengeSpent(challengeId: string, userId: number, now: Date): Promise<boolean> {
     // Forget this user's old entries on the way: they outlived every challenge they named.
-    await this.tx.manager.query(
-      `DELETE FROM tfa_spent_challenges WHERE user_id = $1 AND spent_at < $2`,
-      [userId, new Date(now.getTime() - SPENT_MEMORY_MS)],
-    );
+    await this.tx.rows(`DELETE FROM tfa_spent_challenges WHERE user_id = $1 AND spent_at < $2`, [
+      userId,
+      new Date(now.getTime() - SPENT_MEMORY_MS),
+    ]);
     const rows = await this.tx.rows(
       `INSERT INTO tfa_spent_challenges (challenge_id, user_id, spent_at) VALUES ($1, $2, $3)
        ON CONFLICT (challenge_id) DO NOTHING RETURNING challenge_id`,

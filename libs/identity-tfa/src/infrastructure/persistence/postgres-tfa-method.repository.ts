@@ -12,17 +12,13 @@ const COLUMNS = `id, user_id, method, label, phone_number, totp_secret_ciphertex
 
 /** Plain SQL: the compare-and-sets are single statements. */
 @Injectable()
-export class TypeormTfaMethodRepository extends TfaMethodRepository {
+export class PostgresTfaMethodRepository extends TfaMethodRepository {
   constructor(private readonly tx: TransactionalEntityManager) {
     super();
   }
 
-  private query<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return this.tx.rows<T>(sql, params);
-  }
-
   async listByUser(userId: number): Promise<TfaMethod[]> {
-    const rows = await this.query<TfaMethodRow>(
+    const rows = await this.tx.rows<TfaMethodRow>(
       `SELECT ${COLUMNS} FROM tfa_methods WHERE user_id = $1 ORDER BY id`,
       [userId],
     );
@@ -31,7 +27,7 @@ export class TypeormTfaMethodRepository extends TfaMethodRepository {
 
   async findById(id: number): Promise<TfaMethod | null> {
     if (!Number.isSafeInteger(id) || id > 2_147_483_647 || id < 1) return null;
-    const rows = await this.query<TfaMethodRow>(
+    const rows = await this.tx.rows<TfaMethodRow>(
       `SELECT ${COLUMNS} FROM tfa_methods WHERE id = $1`,
       [id],
     );
@@ -39,7 +35,7 @@ export class TypeormTfaMethodRepository extends TfaMethodRepository {
   }
 
   async create(method: NewTfaMethod): Promise<TfaMethod | null> {
-    const rows = await this.query<TfaMethodRow>(
+    const rows = await this.tx.rows<TfaMethodRow>(
       `INSERT INTO tfa_methods (user_id, method, label, phone_number, is_primary, last_totp_step)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (user_id, method) DO NOTHING
@@ -57,7 +53,7 @@ export class TypeormTfaMethodRepository extends TfaMethodRepository {
   }
 
   async setTotpSecret(methodId: number, ciphertext: string): Promise<void> {
-    await this.query(`UPDATE tfa_methods SET totp_secret_ciphertext = $2 WHERE id = $1`, [
+    await this.tx.rows(`UPDATE tfa_methods SET totp_secret_ciphertext = $2 WHERE id = $1`, [
       methodId,
       ciphertext,
     ]);
@@ -67,7 +63,7 @@ export class TypeormTfaMethodRepository extends TfaMethodRepository {
     methodId: number,
     changes: { label?: string; isPrimary?: boolean },
   ): Promise<TfaMethod> {
-    const rows = await this.query<TfaMethodRow>(
+    const rows = await this.tx.rows<TfaMethodRow>(
       `UPDATE tfa_methods
           SET label = COALESCE($2, label), is_primary = COALESCE($3, is_primary)
         WHERE id = $1
@@ -78,22 +74,22 @@ export class TypeormTfaMethodRepository extends TfaMethodRepository {
   }
 
   async makeOnlyPrimary(userId: number, methodId: number): Promise<void> {
-    await this.query(`UPDATE tfa_methods SET is_primary = (id = $2) WHERE user_id = $1`, [
+    await this.tx.rows(`UPDATE tfa_methods SET is_primary = (id = $2) WHERE user_id = $1`, [
       userId,
       methodId,
     ]);
   }
 
   async delete(methodId: number): Promise<void> {
-    await this.query(`DELETE FROM tfa_methods WHERE id = $1`, [methodId]);
+    await this.tx.rows(`DELETE FROM tfa_methods WHERE id = $1`, [methodId]);
   }
 
   async recordUse(methodId: number, now: Date): Promise<void> {
-    await this.query(`UPDATE tfa_methods SET last_used_at = $2 WHERE id = $1`, [methodId, now]);
+    await this.tx.rows(`UPDATE tfa_methods SET last_used_at = $2 WHERE id = $1`, [methodId, now]);
   }
 
   async advanceTotpStep(methodId: number, step: number): Promise<boolean> {
-    const rows = await this.query<{ id: number }>(
+    const rows = await this.tx.rows<{ id: number }>(
       `UPDATE tfa_methods SET last_totp_step = $2
         WHERE id = $1 AND (last_totp_step IS NULL OR last_totp_step < $2)
         RETURNING id`,

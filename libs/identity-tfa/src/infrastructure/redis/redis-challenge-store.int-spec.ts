@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { RedisConnectionFactory } from '@app/platform';
 import { Challenge } from '../../domain/challenge';
-import { challengeKey, RedisChallengeStore } from './redis-challenge.store';
+import { challengeKey, RedisChallengeStore } from './redis-challenge-store';
 
 describe('RedisChallengeStore (real Redis)', () => {
   const factory = new RedisConnectionFactory(process.env.REDIS_URL!);

@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, TransactionalEntityManager } from '@app/platform';
-import { TypeormBackupCodeRepository } from './typeorm-backup-code.repository';
-import { TypeormTfaMethodRepository } from './typeorm-tfa-method.repository';
+import { PostgresBackupCodeRepository } from './postgres-backup-code.repository';
+import { PostgresTfaMethodRepository } from './postgres-tfa-method.repository';
 
 describe('2FA repositories (real PostgreSQL)', () => {
   let dataSource: DataSource;
-  let methods: TypeormTfaMethodRepository;
-  let backupCodes: TypeormBackupCodeRepository;
+  let methods: PostgresTfaMethodRepository;
+  let backupCodes: PostgresBackupCodeRepository;
 
   beforeAll(async () => {
     dataSource = await new DataSource(dataSourceOptions(process.env.DATABASE_URL!)).initialize();
     const tx = new TransactionalEntityManager(dataSource);
-    methods = new TypeormTfaMethodRepository(tx);
-    backupCodes = new TypeormBackupCodeRepository(tx);
+    methods = new PostgresTfaMethodRepository(tx);
+    backupCodes = new PostgresBackupCodeRepository(tx);
   });
   afterAll(() => dataSource.destroy());
 

@@ -3,29 +3,28 @@ import { TransactionalEntityManager } from '@app/platform';
 import { BackupCodeRepository } from '../../application/ports/backup-code.repository.port';
 
 @Injectable()
-export class TypeormBackupCodeRepository extends BackupCodeRepository {
+export class PostgresBackupCodeRepository extends BackupCodeRepository {
   constructor(private readonly tx: TransactionalEntityManager) {
     super();
   }
 
   async replaceSet(userId: number, digests: string[]): Promise<void> {
-    const manager = this.tx.manager;
-    await manager.query(
+    await this.tx.rows(
       `UPDATE tfa_backup_codes SET deleted_at = now() WHERE user_id = $1 AND deleted_at IS NULL`,
       [userId],
     );
-    await manager.query(
+    await this.tx.rows(
       `INSERT INTO tfa_backup_codes (user_id, code_digest) SELECT $1, unnest($2::text[])`,
       [userId, digests],
     );
   }
 
   async countUnused(userId: number): Promise<number> {
-    const rows = (await this.tx.manager.query(
+    const rows = await this.tx.rows<{ n: number }>(
       `SELECT count(*)::int AS n FROM tfa_backup_codes
         WHERE user_id = $1 AND used_at IS NULL AND deleted_at IS NULL`,
       [userId],
-    )) as Array<{ n: number }>;
+    );
     return rows[0].n;
   }
 
@@ -53,7 +52,7 @@ export class TypeormBackupCodeRepository extends BackupCodeRepository {
   }
 
   async softDeleteAll(userId: number, now: Date): Promise<void> {
-    await this.tx.manager.query(
+    await this.tx.rows(
       `UPDATE tfa_backup_codes SET deleted_at = $2 WHERE user_id = $1 AND deleted_at IS NULL`,
       [userId, now],
     );
