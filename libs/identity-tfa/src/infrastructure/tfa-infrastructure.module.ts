@@ -9,7 +9,7 @@ import { CodeDeliveryQueue } from '../application/ports/code-delivery.queue.port
 import { SmsSendingPolicy } from '../application/ports/sms-sending-policy.port';
 import { TfaMethodRepository } from '../application/ports/tfa-method.repository.port';
 import { VerificationLedger } from '../application/ports/verification-ledger.port';
-import { TfaSettings } from '../application/tfa-settings';
+import { TfaSettings } from '../domain/tfa-policy';
 import { RedisSmsSendCounters } from './anti-fraud/redis-sms-send-counters';
 import { SmsAntiFraudPolicy } from './anti-fraud/sms-anti-fraud.policy';
 import {

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
+import { ChallengeStore, DeliveryCopy } from '../../application/ports/challenge.store.port';
 import {
+  Challenge,
+  ChallengeChannel,
   ChallengeLookup,
-  ChallengeStore,
-  DeliveryCopy,
-} from '../../application/ports/challenge.store.port';
-import { Challenge, ChallengeChannel, ChallengePurpose } from '../../domain/challenge';
+  ChallengePurpose,
+} from '../../domain/challenge';
 
 /*
  * A challenge and its secret's marker share the hash tag {<challenge key>}, so the scripts

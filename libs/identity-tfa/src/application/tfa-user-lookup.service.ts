@@ -1,9 +1,9 @@
-import { TfaError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
 import { User, UserRepository } from '@app/accounts';
 import { Challenge, ChallengePurpose } from '../domain/challenge';
+import { TFA_ERROR_MESSAGES } from '../domain/error-messages';
+import { TfaError } from '../domain/errors';
 import { ChallengeService } from './challenge.service';
-import { tfaError } from './tfa-errors';
 
 /** Who is calling a secret-or-Bearer route, and the challenge they named (if any). */
 export interface CallerInput {
@@ -12,6 +12,7 @@ export interface CallerInput {
   secret?: string;
 }
 
+/** The user behind a 2FA request: by the Bearer credential, or by the login secret alone. */
 @Injectable()
 export class TfaUserLookup {
   constructor(
@@ -36,7 +37,7 @@ export class TfaUserLookup {
     if (challenge) {
       const owner = input.userId ?? challenge.userId;
       if (challenge.userId !== owner || !allowed.includes(challenge.purpose))
-        throw tfaError('challenge_not_found', 'No challenge matches this secret.');
+        throw new TfaError('challenge_not_found', TFA_ERROR_MESSAGES.challengeNotFound);
     }
     const userId = input.userId ?? challenge?.userId;
     if (userId === undefined)

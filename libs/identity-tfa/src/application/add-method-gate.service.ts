@@ -1,9 +1,8 @@
-import { TfaError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
 import { Clock, DomainError } from '@app/platform';
+import { TfaError } from '../domain/errors';
 import { TFA_POLICY } from '../domain/tfa-policy';
 import { AuthorizationStore } from './ports/authorization.store.port';
-import { tfaError } from './tfa-errors';
 
 /** The 30-minute add-method authorization. Fails closed: an unreadable store is a 503. */
 @Injectable()
@@ -26,7 +25,7 @@ export class AddMethodGate {
 
   async require(userId: number): Promise<void> {
     if (!(await this.isGranted(userId)))
-      throw tfaError(
+      throw new TfaError(
         'authorization_required',
         'Adding a 2FA method needs a fresh authorization: call authorize-new-method first.',
       );

@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { RandomSource, SecretKeeper } from '@app/platform';
-import { generateBackupCode, normalizeBackupCode } from '../domain/backup-codes';
+import {
+  BACKUP_CODE_PURPOSE,
+  backupCodeMaterial,
+  generateBackupCode,
+  normalizeBackupCode,
+} from '../domain/backup-codes';
 import { TFA_POLICY } from '../domain/tfa-policy';
 import { BackupCodeRepository } from './ports/backup-code.repository.port';
-import { backupCodeDigest } from './second-factor-verifier';
 
 /** A fresh set of 10 codes replaces the old one; only keyed digests are stored. */
 @Injectable()
@@ -21,7 +25,12 @@ export class BackupCodeIssuer {
     const codes = [...plain];
     await this.codes.replaceSet(
       userId,
-      codes.map((code) => backupCodeDigest(this.secrets, userId, normalizeBackupCode(code)!)),
+      codes.map((code) =>
+        this.secrets.fingerprint(
+          BACKUP_CODE_PURPOSE,
+          backupCodeMaterial(userId, normalizeBackupCode(code)!),
+        ),
+      ),
     );
     return codes;
   }
