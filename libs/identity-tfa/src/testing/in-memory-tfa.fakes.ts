@@ -276,7 +276,7 @@ export class InMemoryChallengeStore extends ChallengeStore {
     this.markers.set(newKey, 'open');
     return true;
   }
-  async reserveRecentSms(userId: number, key: string) {
+  async reserveRecentSms(userId: number, key: string, _windowMs: number) {
     this.up();
     if (this.recentSms.has(userId)) return false;
     this.recentSms.set(userId, key);
