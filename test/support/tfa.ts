@@ -6,7 +6,7 @@ import {
   numberSmsKeys,
   userSmsKey,
 } from '@app/identity-tfa/infrastructure/anti-fraud/redis-sms-send-counters';
-import { recentSmsKey } from '@app/identity-tfa/infrastructure/redis/redis-challenge.store';
+import { recentSmsKey } from '@app/identity-tfa/infrastructure/redis/redis-challenge-store';
 import { SecretKeeper, TransactionalEntityManager } from '@app/platform';
 import { TestApi, TestUser } from './api';
 import { forgetRecentSend } from './delivery';

@@ -1,9 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { AccountsModule } from '@app/accounts';
 import { AutoscalingModule } from '@app/autoscaling';
 import { BillingModule } from '@app/billing';
-import { IdentityTfaModule, TfaDeliveryWorkerModule } from '@app/identity-tfa';
+import {
+  AccountsWithTfaModule,
+  IdentityTfaModule,
+  TfaDeliveryWorkerModule,
+} from '@app/identity-tfa';
 import { MarketplaceVolumesModule } from '@app/marketplace-volumes';
 import {
   AuthGuard,
@@ -32,7 +35,8 @@ export class ApiModule {
       module: ApiModule,
       imports: [
         PlatformModule.forRoot({ env, http: true, randomSource: options.randomSource }),
-        AccountsModule,
+        // Accounts with identity-tfa's login challenge as the password login's second step.
+        AccountsWithTfaModule,
         BillingModule,
         IdentityTfaModule,
         MarketplaceVolumesModule,

@@ -1,8 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AccountsModule } from '@app/accounts';
 import { AutoscalingModule } from '@app/autoscaling';
 import { BillingModule } from '@app/billing';
-import { IdentityTfaModule } from '@app/identity-tfa';
+import { AccountsWithTfaModule, IdentityTfaModule } from '@app/identity-tfa';
 import { MarketplaceVolumesModule } from '@app/marketplace-volumes';
 import { Environment, PlatformModule } from '@app/platform';
 
@@ -14,7 +13,8 @@ export class ManageModule {
       module: ManageModule,
       imports: [
         PlatformModule.forRoot({ env, http: false }),
-        AccountsModule,
+        // Accounts with identity-tfa's login challenge as the password login's second step.
+        AccountsWithTfaModule,
         BillingModule,
         IdentityTfaModule,
         MarketplaceVolumesModule,

@@ -1,4 +1,4 @@
-import { Module, OnModuleInit } from '@nestjs/common';
+import { DynamicModule, Module, OnModuleInit, Type } from '@nestjs/common';
 import Redis from 'ioredis';
 import {
   CredentialVerifier,
@@ -101,6 +101,17 @@ function redisDatabase(url: string): number {
   ],
 })
 export class AccountsModule implements OnModuleInit {
+  /**
+   * Accounts whose password login hands over to a second factor: `secondFactor` is a
+   * module that exports the LoginSecondFactor port. Accounts never imports the context
+   * that implements it (that context depends on accounts), so that context composes this
+   * once and the apps import its result in place of AccountsModule. Without it, a login
+   * of an account with 2FA answers service_unavailable.
+   */
+  static withSecondFactor(secondFactor: Type): DynamicModule {
+    return { module: AccountsModule, imports: [secondFactor] };
+  }
+
   constructor(
     private readonly errors: ErrorCatalog,
     private readonly fixtures: FixtureRegistry,

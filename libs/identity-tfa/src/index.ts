@@ -1,2 +1,6 @@
-export { IdentityTfaModule, TfaDeliveryWorkerModule } from './identity-tfa.module';
+export {
+  AccountsWithTfaModule,
+  IdentityTfaModule,
+  TfaDeliveryWorkerModule,
+} from './identity-tfa.module';
 export { OutboxReader, OutboxMessage } from './infrastructure/delivery/outbox-code.sender';

@@ -2,7 +2,7 @@ import { AccountsError } from '../domain/errors';
 import { Injectable, Optional } from '@nestjs/common';
 import { User } from '../domain/user';
 import { CredentialIssuer } from './credential-issuer';
-import { LoginSecondFactor } from './ports/login-second-factor.port';
+import { LoginChallenge, LoginSecondFactor } from './ports/login-second-factor.port';
 import { LoginThrottle } from './ports/login-throttle.port';
 import { PasswordHasher } from './ports/password-hasher.port';
 import { UserRepository } from './ports/user.repository.port';
@@ -19,7 +19,7 @@ export type PasswordLoginResult =
       kind: 'second_factor';
       user: User;
       tfaSecret: string;
-      methods: Array<Record<string, unknown>>;
+      methods: LoginChallenge['methods'];
     };
 
 const INVALID = 'Invalid username or password.';
@@ -58,7 +58,7 @@ export class PasswordLoginUseCase {
     if (user.tfaStatus !== 'disabled') {
       if (!this.secondFactor)
         throw new AccountsError('service_unavailable', 'Two-factor authentication is unavailable.');
-      const challenge = await this.secondFactor.openLoginChallenge(user.id);
+      const challenge = await this.secondFactor.openLoginChallenge(user);
       return {
         kind: 'second_factor',
         user,

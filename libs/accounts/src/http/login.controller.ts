@@ -11,8 +11,8 @@ import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import type { Request, Response } from 'express';
 import { Public } from '@app/platform';
 import { PasswordLoginUseCase } from '../application/password-login.use-case';
+import { PasswordLoginResponse, presentPasswordLogin } from './password-login.presenter';
 import { SESSION_COOKIE, setSessionCookie } from './session-cookie';
-import { presentUser } from './user.presenter';
 import { UserResponseDto } from './user.response.dto';
 
 export class PasswordLoginRequestDto {
@@ -55,7 +55,7 @@ export class PasswordLoginResponseDto {
     type: 'array',
     items: { type: 'object' },
   })
-  methods?: Array<Record<string, unknown>>;
+  methods?: Extract<PasswordLoginResponse, { tfa_required: true }>['methods'];
 }
 
 @ApiTags('users')
@@ -80,7 +80,7 @@ export class LoginController {
     @Body() body: PasswordLoginRequestDto,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<PasswordLoginResponse> {
     const login = body.username ?? body.email;
     if (!login)
       throw new AccountsError('bad_request', 'Invalid request: username or email is required');
@@ -89,22 +89,8 @@ export class LoginController {
       password: body.password,
       clientAddress: request.ip ?? 'unknown',
     });
-    if (result.kind === 'second_factor') {
-      return {
-        success: true,
-        tfa_required: true,
-        tfa_secret: result.tfaSecret,
-        methods: result.methods,
-      };
-    }
-    setSessionCookie(response, result.sessionKey, result.expiresAt);
-    return {
-      success: true,
-      tfa_required: false,
-      session_key: result.sessionKey,
-      expires_at: Math.floor(result.expiresAt.getTime() / 1000),
-      user: presentUser(result.user),
-    };
+    if (result.kind === 'session') setSessionCookie(response, result.sessionKey, result.expiresAt);
+    return presentPasswordLogin(result);
   }
 }
 

@@ -36,6 +36,21 @@ export class InMemoryCredentialRepository extends CredentialRepository {
     super();
   }
 
+  /** The sessions issued so far, as they were asked for (oldest first). */
+  get sessions(): Array<NewSession & { id: number; revokedAt: Date | null }> {
+    return this.rows
+      .filter((row) => row.kind === 'session')
+      .map((row) => ({
+        id: row.id,
+        userId: row.userId,
+        teamId: row.teamId,
+        keyHash: row.keyHash,
+        isAdmin: row.isAdminSession,
+        expiresAt: row.expiresAt!,
+        revokedAt: row.revokedAt,
+      }));
+  }
+
   async findByHash(keyHash: string): Promise<CredentialRecord | null> {
     const found = this.rows.find(
       (row) => row.keyHash === keyHash && (row.kind === 'session' || row.revokedAt === null),

@@ -24,6 +24,27 @@ export class InMemoryUserRepository extends UserRepository {
     super();
   }
 
+  /** Seeds a user as it is, for tests that need one in a given state (no uniqueness checks). */
+  add(partial: Partial<User> & { id: number }, passwordHash: string | null = null): User {
+    const user: User = {
+      email: `user${partial.id}@example.test`,
+      username: null,
+      fullName: '',
+      emailVerifiedAt: new Date(0),
+      isAdmin: false,
+      phoneNumber: null,
+      tfaEnabled: false,
+      tfaStatus: 'disabled',
+      credit: 0,
+      balance: 0,
+      smsFraudFlaggedAt: null,
+      createdAt: new Date(0),
+      ...partial,
+    };
+    this.rows.set(user.id, { user, passwordHash });
+    return { ...user };
+  }
+
   async findById(id: number): Promise<User | null> {
     const row = this.rows.get(id);
     return row ? { ...row.user } : null;

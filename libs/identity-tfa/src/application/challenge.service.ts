@@ -1,11 +1,23 @@
-import { TfaErrorCode } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
 import { Clock, RandomSource, SecretKeeper } from '@app/platform';
-import { Challenge, ChallengeChannel, ChallengePurpose, isExpired } from '../domain/challenge';
+import {
+  activeChallenge,
+  Challenge,
+  ChallengeLookup,
+  ChallengePurpose,
+  codeAad,
+  hasSendsLeft,
+  isPendingSmsOf,
+  lifeLeftMs,
+  rekeyed,
+  repeatsCode,
+  SendChannel,
+} from '../domain/challenge';
+import { TFA_ERROR_MESSAGES } from '../domain/error-messages';
+import { TfaError, TfaErrorCode } from '../domain/errors';
 import { TFA_POLICY } from '../domain/tfa-policy';
-import { ChallengeLookup, ChallengeStore } from './ports/challenge.store.port';
+import { ChallengeStore } from './ports/challenge.store.port';
 import { CodeDeliveryQueue } from './ports/code-delivery.queue.port';
-import { tfaError } from './tfa-errors';
 
 const SECRET_PURPOSE = 'tfa-secret';
 const CODE_PURPOSE = 'tfa-code';
@@ -23,18 +35,11 @@ const PROVIDER_REFUSALS = {
 const isProviderRefusalCode = (code: string): code is keyof typeof PROVIDER_REFUSALS =>
   code in PROVIDER_REFUSALS;
 
-const noLongerActive = () =>
-  tfaError('no_challenge_found', 'This code was already used or replaced; request a new one.');
-
-/** Binds the encrypted delivery copy of a code to its challenge. */
-export function codeAad(key: string): string {
-  return `tfa-challenge:${key}`;
-}
-
 /**
  * tfa_secrets and their challenges: issuing (128-bit CSPRNG secrets, stored only as a
- * fingerprint), sending codes through the delivery queue, and comparing codes. Attempts
- * are counted per user and channel by the SecondFactorVerifier, never per challenge.
+ * fingerprint), sending codes through the delivery queue, and comparing codes. The rules
+ * (expiry, the send budget, resend and rekey) are domain/challenge.ts's; this is their I/O.
+ * Attempts are counted per user and channel by the VerificationFlow, never per challenge.
  */
 @Injectable()
 export class ChallengeService {
@@ -84,52 +89,42 @@ export class ChallengeService {
       found = await this.store.find(key);
       if (found.state !== 'unknown') break;
     }
-    if (found.state === 'unknown')
-      throw tfaError('challenge_not_found', 'No challenge matches this secret.');
-    if (found.state === 'cleared') throw noLongerActive();
-    if (found.state === 'expired' || isExpired(found.challenge, this.clock.nowMs()))
-      throw tfaError('2fa_expired', 'The verification code has expired; request a new one.');
-    return found.challenge;
+    return activeChallenge(found, this.clock.nowMs());
   }
 
   /**
-   * Sends the challenge's code. A challenge carries one code: a further send to the same
-   * destination (a resend) repeats it, a send elsewhere replaces it. Waits briefly for the
-   * first delivery attempt, so an SMS provider's refusal reaches the caller.
+   * Sends the challenge's code: a resend to the same destination repeats it, a send
+   * elsewhere replaces it (domain `repeatsCode`). Updates `challenge` in place. Waits
+   * briefly for the first delivery attempt, so an SMS provider's refusal reaches the caller.
    * @throws sms_rate_limited (too many sends on this challenge), no_challenge_found,
    *         twilio_error / twilio_rate_limited (the provider refused the first attempt)
    */
   async sendCode(
     challenge: Challenge,
-    channel: Extract<ChallengeChannel, 'sms' | 'email'>,
+    channel: SendChannel,
     destination: string,
     methodId: number | null,
   ): Promise<void> {
-    if (challenge.sends >= TFA_POLICY.maxSendsPerChallenge)
-      throw tfaError(
-        'sms_rate_limited',
-        'Too many codes requested for this challenge; start over.',
-      );
-    const sameCode =
-      challenge.codeDigest !== null &&
-      challenge.channel === channel &&
-      challenge.destination === destination;
+    if (!hasSendsLeft(challenge))
+      throw new TfaError('sms_rate_limited', TFA_ERROR_MESSAGES.tooManySends);
+    const sameCode = repeatsCode(challenge, channel, destination);
     const sends = sameCode
       ? await this.store.resendCode(challenge.key)
       : await this.attachFreshCode(challenge, channel, destination, methodId);
-    if (sends === null) throw noLongerActive();
+    if (sends === null)
+      throw new TfaError('no_challenge_found', TFA_ERROR_MESSAGES.challengeNoLongerActive);
     Object.assign(challenge, { channel, destination, sends });
     if (!sameCode) challenge.methodId = methodId;
     if (channel === 'sms' && challenge.purpose === 'verify')
       await this.store.rememberPendingSms(
         challenge.userId,
         challenge.key,
-        this.lifeLeftMs(challenge),
+        lifeLeftMs(challenge, this.clock.nowMs()),
       );
     const report = await this.queue.enqueue({ challengeKey: challenge.key, sendNumber: sends });
     // Email failures have no wire code: the caller may resend; support sees the failure.
     if (report.state === 'failed' && channel === 'sms' && isProviderRefusalCode(report.code))
-      throw tfaError(report.code, PROVIDER_REFUSALS[report.code]);
+      throw new TfaError(report.code, PROVIDER_REFUSALS[report.code]);
   }
 
   /**
@@ -139,13 +134,8 @@ export class ChallengeService {
   async pendingSms(userId: number): Promise<Challenge> {
     const key = await this.store.pendingSms(userId);
     const found = key ? await this.store.find(key) : null;
-    if (
-      found?.state !== 'active' ||
-      found.challenge.userId !== userId ||
-      found.challenge.channel !== 'sms' ||
-      isExpired(found.challenge, this.clock.nowMs())
-    )
-      throw tfaError(
+    if (!isPendingSmsOf(found, userId, this.clock.nowMs()))
+      throw new TfaError(
         'no_challenge_found',
         'No SMS code is pending for this account; request one with POST /tfa/sms/.',
       );
@@ -153,47 +143,30 @@ export class ChallengeService {
   }
 
   /**
-   * A fresh secret for a pending challenge: the challenge moves to the new secret with its
-   * id, code and expiry; the old secret stops working. Updates `challenge` in place.
+   * A fresh secret for a pending challenge (domain `rekeyed`): the old secret stops
+   * working. Updates `challenge` in place.
    */
   async reissueSecret(challenge: Challenge): Promise<string> {
     const copy = await this.store.readDeliveryCopy(challenge.key);
     const code = copy && this.secrets.decrypt(copy.codeCiphertext, codeAad(challenge.key));
-    if (!copy || !code) throw noLongerActive();
+    if (!copy || !code)
+      throw new TfaError('no_challenge_found', TFA_ERROR_MESSAGES.challengeNoLongerActive);
     const secret = this.random.token(TFA_POLICY.secretBits);
     const key = this.keyOf(secret);
     const codeDigest = this.digest(key, code);
-    const moved = await this.store.rekey(challenge.key, key, {
+    const placed = await this.store.rekey(challenge.key, key, {
       codeDigest,
       codeCiphertext: this.secrets.encrypt(code, codeAad(key)),
     });
-    if (!moved) throw noLongerActive();
-    Object.assign(challenge, { key, codeDigest });
-    await this.store.rememberPendingSms(challenge.userId, key, this.lifeLeftMs(challenge));
+    if (!placed)
+      throw new TfaError('no_challenge_found', TFA_ERROR_MESSAGES.challengeNoLongerActive);
+    Object.assign(challenge, rekeyed(challenge, key, codeDigest));
+    await this.store.rememberPendingSms(
+      challenge.userId,
+      challenge.key,
+      lifeLeftMs(challenge, this.clock.nowMs()),
+    );
     return secret;
-  }
-
-  private async attachFreshCode(
-    challenge: Challenge,
-    channel: Extract<ChallengeChannel, 'sms' | 'email'>,
-    destination: string,
-    methodId: number | null,
-  ): Promise<number | null> {
-    const code = this.random.digits(TFA_POLICY.codeDigits);
-    const codeDigest = this.digest(challenge.key, code);
-    const sends = await this.store.attachCode(challenge.key, {
-      channel,
-      destination,
-      methodId,
-      codeDigest,
-      codeCiphertext: this.secrets.encrypt(code, codeAad(challenge.key)),
-    });
-    challenge.codeDigest = codeDigest;
-    return sends;
-  }
-
-  private lifeLeftMs(challenge: Challenge): number {
-    return challenge.createdAtMs + TFA_POLICY.challengeLifetimeMs - this.clock.nowMs();
   }
 
   /** Compares a code with the challenge's, in constant time. Counting is the caller's. */
@@ -212,6 +185,25 @@ export class ChallengeService {
    */
   async retire(challenge: Challenge): Promise<void> {
     await this.store.consume(challenge.key).catch(() => false);
+  }
+
+  private async attachFreshCode(
+    challenge: Challenge,
+    channel: SendChannel,
+    destination: string,
+    methodId: number | null,
+  ): Promise<number | null> {
+    const code = this.random.digits(TFA_POLICY.codeDigits);
+    const codeDigest = this.digest(challenge.key, code);
+    const sends = await this.store.attachCode(challenge.key, {
+      channel,
+      destination,
+      methodId,
+      codeDigest,
+      codeCiphertext: this.secrets.encrypt(code, codeAad(challenge.key)),
+    });
+    challenge.codeDigest = codeDigest;
+    return sends;
   }
 
   private digest(key: string, code: string): string {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { CredentialIssuer, User } from '@app/accounts';
 import { Challenge } from '../domain/challenge';
-import { FactorInput, SecondFactorVerifier } from './second-factor-verifier';
-import { tfaError } from './tfa-errors';
-import { TfaUserLookup } from './tfa-user-lookup';
+import { TfaError } from '../domain/errors';
+import { FactorInput, SecondFactorVerifier } from './second-factor-verifier.service';
+import { TfaUserLookup } from './tfa-user-lookup.service';
 
 export interface CompleteLoginCommand {
   /** The Bearer caller (command-line flow); undefined in the logged-out flow. */
@@ -36,7 +36,7 @@ export class CompleteLoginUseCase {
       secret: command.factor.secret,
     });
     if (user.tfaStatus === 'disabled')
-      throw tfaError(
+      throw new TfaError(
         '2fa_login_failed',
         'Two-factor authentication is not enabled for this account.',
       );

@@ -1,16 +1,17 @@
-import { TfaError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
-import { User, UserRepository } from '@app/accounts';
-import { Clock, DomainError, SecretKeeper, UnitOfWork } from '@app/platform';
+import { SecondFactorMethod, User, UserRepository } from '@app/accounts';
+import { Clock, SecretKeeper, UnitOfWork } from '@app/platform';
+import { TFA_ERROR_MESSAGES } from '../domain/error-messages';
+import { TfaError } from '../domain/errors';
 import { defaultLabel, TfaMethod, totpSecretAad, VerificationChannel } from '../domain/tfa-method';
 import { isValidTotpSecret, matchTotpStep } from '../domain/totp';
-import { AddMethodGate } from './add-method-gate';
-import { BackupCodeIssuer } from './backup-code-issuer';
+import { AddMethodGate } from './add-method-gate.service';
+import { BackupCodeIssuer } from './backup-code-issuer.service';
 import { ChallengeService } from './challenge.service';
-import { SecondFactorVerifier } from './second-factor-verifier';
+import { SecondFactorVerifier } from './second-factor-verifier.service';
+import { MethodRecords } from './method-records.service';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
-import { tfaError, verificationFailed } from './tfa-errors';
-import { TfaUserLookup } from './tfa-user-lookup';
+import { TfaUserLookup } from './tfa-user-lookup.service';
 
 export interface ConfirmNewMethodCommand {
   userId: number;
@@ -24,8 +25,14 @@ export interface ConfirmNewMethodCommand {
 }
 
 export interface ConfirmedMethod {
-  method: TfaMethod;
+  method: SecondFactorMethod;
   /** The first method of an account comes with its backup codes (shown once). */
+  backupCodes?: string[];
+}
+
+/** The stored method, before it is described with its channel's failures. */
+interface StoredMethod {
+  method: TfaMethod;
   backupCodes?: string[];
 }
 
@@ -44,6 +51,7 @@ export class ConfirmNewMethodUseCase {
     private readonly challenges: ChallengeService,
     private readonly verifier: SecondFactorVerifier,
     private readonly backupCodes: BackupCodeIssuer,
+    private readonly records: MethodRecords,
     private readonly uow: UnitOfWork,
     private readonly secrets: SecretKeeper,
     private readonly clock: Clock,
@@ -51,30 +59,36 @@ export class ConfirmNewMethodUseCase {
 
   async execute(request: ConfirmNewMethodCommand): Promise<ConfirmedMethod> {
     // One rule on every route: a missing code is missing_auth_value.
-    if (!request.code) throw tfaError('missing_code', 'A code is required.');
+    if (!request.code) throw new TfaError('missing_code', TFA_ERROR_MESSAGES.codeRequired);
     const command = { ...request, code: request.code };
     if (command.tfaMethod === 'email')
-      throw tfaError('invalid_tfa_method', 'Email cannot be added as a 2FA method.');
+      throw new TfaError('invalid_tfa_method', 'Email cannot be added as a 2FA method.');
     const user = await this.lookup.user(command.userId);
     if (command.rejectLegacy && user.tfaStatus === 'legacy')
-      throw tfaError(
+      throw new TfaError(
         'untracked_2fa_found',
         'This account uses legacy 2FA: call regen-backup-codes first to migrate it.',
       );
     await this.gate.require(user.id);
     const existing = await this.methods.listByUser(user.id);
-    if (existing.some((m) => m.type === command.tfaMethod)) throw this.duplicate(command.tfaMethod);
+    if (existing.some((m) => m.type === command.tfaMethod))
+      throw new TfaError(
+        'duplicate_tfa_method',
+        TFA_ERROR_MESSAGES.duplicateMethod(command.tfaMethod),
+      );
     const first = existing.length === 0;
-    return command.tfaMethod === 'totp'
-      ? this.addTotp(user, command, first)
-      : this.addSms(user, command, first);
+    const stored =
+      command.tfaMethod === 'totp'
+        ? await this.addTotp(user, command, first)
+        : await this.addSms(user, command, first);
+    return { ...stored, method: await this.records.one(user.id, stored.method) };
   }
 
   private async addTotp(
     user: User,
     command: ConfirmNewMethodCommand & { code: string },
     first: boolean,
-  ) {
+  ): Promise<StoredMethod> {
     const secret = command.secret.toUpperCase().replace(/[\s=]/g, '');
     if (!isValidTotpSecret(secret))
       throw new TfaError(
@@ -84,7 +98,7 @@ export class ConfirmNewMethodUseCase {
     const step = matchTotpStep(secret, command.code, this.clock.nowMs(), (a, b) =>
       this.secrets.equal(a, b),
     );
-    if (step === null) throw verificationFailed(null, 'Invalid authenticator code.');
+    if (step === null) throw new TfaError('2fa_verification_failed', 'Invalid authenticator code.');
     return this.store(user, first, {
       type: 'totp',
       label: command.label ?? defaultLabel('totp', null),
@@ -99,18 +113,18 @@ export class ConfirmNewMethodUseCase {
     user: User,
     command: ConfirmNewMethodCommand & { code: string },
     first: boolean,
-  ) {
+  ): Promise<StoredMethod> {
     if (!command.phoneNumber)
-      throw tfaError('missing_phone_number', 'phone_number is required for an SMS method.');
+      throw new TfaError('missing_phone_number', 'phone_number is required for an SMS method.');
     const challenge = await this.challenges.load(command.secret);
     if (
       challenge.userId !== user.id ||
       challenge.purpose !== 'verify' ||
       challenge.channel !== 'sms'
     )
-      throw tfaError('challenge_not_found', 'No SMS challenge matches this secret.');
+      throw new TfaError('challenge_not_found', 'No SMS challenge matches this secret.');
     if (challenge.destination !== command.phoneNumber)
-      throw tfaError('phone_number_mismatch', 'The code was sent to a different phone number.');
+      throw new TfaError('phone_number_mismatch', TFA_ERROR_MESSAGES.codeSentElsewhere);
     const phoneNumber = command.phoneNumber;
     // The method is stored in the transaction that spends the code: both or neither.
     return this.verifier.verifyNewNumberCode(user, challenge, command.code, () =>
@@ -130,7 +144,7 @@ export class ConfirmNewMethodUseCase {
     spec: Pick<TfaMethod, 'type' | 'label' | 'phoneNumber' | 'lastTotpStep'> & {
       secret: string | null;
     },
-  ): Promise<ConfirmedMethod> {
+  ): Promise<StoredMethod> {
     return this.uow.run(async () => {
       const created = await this.methods.create({
         userId: user.id,
@@ -140,7 +154,8 @@ export class ConfirmNewMethodUseCase {
         isPrimary: first,
         lastTotpStep: spec.lastTotpStep,
       });
-      if (!created) throw this.duplicate(spec.type);
+      if (!created)
+        throw new TfaError('duplicate_tfa_method', TFA_ERROR_MESSAGES.duplicateMethod(spec.type));
       if (spec.secret) {
         created.totpSecretCiphertext = this.secrets.encrypt(spec.secret, totpSecretAad(created.id));
         await this.methods.setTotpSecret(created.id, created.totpSecretCiphertext);
@@ -149,9 +164,5 @@ export class ConfirmNewMethodUseCase {
       await this.users.setTfaState(user.id, true, 'enabled');
       return { method: created, backupCodes: await this.backupCodes.issue(user.id) };
     });
-  }
-
-  private duplicate(type: string): DomainError {
-    return tfaError('duplicate_tfa_method', `A ${type} method is already configured.`);
   }
 }

@@ -1,29 +1,13 @@
-import {
-  CodeDeliveryAttempt,
-  CodeDeliveryProvider,
-  CodeDeliveryResult,
-} from './ports/code-delivery.provider.port';
 import { DeliverCodeUseCase } from './deliver-code.use-case';
+import { RecordingCodeDeliveryProvider } from '../testing/in-memory-tfa.fakes';
 import { tfaTestKit } from '../testing/tfa-test-kit';
-
-/** Records attempts; answers with `next` (default: accepted). */
-class RecordingProvider extends CodeDeliveryProvider {
-  readonly attempts: CodeDeliveryAttempt[] = [];
-  next: CodeDeliveryResult | Error | null = null;
-  async deliver(attempt: CodeDeliveryAttempt): Promise<CodeDeliveryResult> {
-    this.attempts.push(attempt);
-    const next = this.next;
-    if (next instanceof Error) throw next;
-    return next ?? { outcome: 'sent', provider: 'recording', providerMessageId: 'm1' };
-  }
-}
 
 describe('DeliverCodeUseCase', () => {
   const first = { attempt: 1, maxAttempts: 5 };
 
   async function setup() {
     const kit = tfaTestKit();
-    const provider = new RecordingProvider();
+    const provider = new RecordingCodeDeliveryProvider();
     const deliver = new DeliverCodeUseCase(kit.store, provider, kit.secrets);
     const { challenge } = await kit.challenges.open(7, 'verify');
     return { kit, provider, deliver, challenge };

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { SecretKeeper } from '@app/platform';
 import { TFA_POLICY } from '../domain/tfa-policy';
-import { codeAad } from './challenge.service';
+import { codeAad } from '../domain/challenge';
 import { ChallengeStore } from './ports/challenge.store.port';
 import { CodeDeliveryProvider } from './ports/code-delivery.provider.port';
 import { CodeDeliveryJob, deliveryKey } from './ports/code-delivery.queue.port';

@@ -1,10 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { AddMethodGate } from './add-method-gate';
-import { MethodRecords } from './method-records';
+import { SecondFactorMethod, TfaStatus } from '@app/accounts';
+import { AddMethodGate } from './add-method-gate.service';
+import { MethodRecords } from './method-records.service';
 import { BackupCodeRepository } from './ports/backup-code.repository.port';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
-import { TfaUserLookup } from './tfa-user-lookup';
+import { TfaUserLookup } from './tfa-user-lookup.service';
 
+export interface TfaStatusResult {
+  /** True for enabled and legacy 2FA alike. */
+  tfaEnabled: boolean;
+  tfaStatus: TfaStatus;
+  methods: SecondFactorMethod[];
+  backupCodesRemaining: number;
+  /** Inside the 30-minute add-method window. */
+  newMethodAuthorized: boolean;
+}
+
+/** GET status: the user's 2FA state, methods with their failure counts, and the window. */
 @Injectable()
 export class GetTfaStatusUseCase {
   constructor(
@@ -15,15 +27,15 @@ export class GetTfaStatusUseCase {
     private readonly records: MethodRecords,
   ) {}
 
-  async execute(userId: number): Promise<Record<string, unknown>> {
+  async execute(userId: number): Promise<TfaStatusResult> {
     const user = await this.lookup.user(userId);
     const methods = await this.methods.listByUser(userId);
     return {
-      tfa_enabled: user.tfaEnabled,
-      tfa_status: user.tfaStatus,
+      tfaEnabled: user.tfaEnabled,
+      tfaStatus: user.tfaStatus,
       methods: await this.records.of(userId, methods),
-      backup_codes_remaining: await this.backupCodes.countUnused(userId),
-      new_method_authorized: await this.gate.isGranted(userId),
+      backupCodesRemaining: await this.backupCodes.countUnused(userId),
+      newMethodAuthorized: await this.gate.isGranted(userId),
     };
   }
 }

@@ -1,12 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { SessionRevocation, UserRepository } from '@app/accounts';
 import { UnitOfWork } from '@app/platform';
+import { TfaError } from '../domain/errors';
 import { defaultLabel } from '../domain/tfa-method';
-import { BackupCodeIssuer } from './backup-code-issuer';
+import { BackupCodeIssuer } from './backup-code-issuer.service';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
-import { FactorInput, SecondFactorVerifier } from './second-factor-verifier';
-import { tfaError } from './tfa-errors';
-import { TfaUserLookup } from './tfa-user-lookup';
+import { FactorInput, SecondFactorVerifier } from './second-factor-verifier.service';
+import { TfaUserLookup } from './tfa-user-lookup.service';
+
+export interface RegenerateBackupCodesCommand {
+  userId: number;
+  factor: FactorInput;
+  /** The caller's own session, which stays; every other session of the user ends. */
+  keepSessionId?: number;
+}
 
 /**
  * PUT regen-backup-codes: a verified request replaces the whole set. An account with 2FA
@@ -25,15 +32,11 @@ export class RegenerateBackupCodesUseCase {
     private readonly sessions: SessionRevocation,
   ) {}
 
-  /** `keepSessionId`: the caller's own session, which stays; every other one ends. */
-  async execute(command: {
-    userId: number;
-    factor: FactorInput;
-    keepSessionId?: number;
-  }): Promise<string[]> {
+  /** Answers the new set of backup codes, in plaintext (shown once). */
+  async execute(command: RegenerateBackupCodesCommand): Promise<string[]> {
     const user = await this.lookup.user(command.userId);
     if (!user.tfaEnabled)
-      throw tfaError('2fa_verification_failed', 'Two-factor authentication is not enabled.');
+      throw new TfaError('2fa_verification_failed', 'Two-factor authentication is not enabled.');
     // The new set is issued in the transaction that spends the factor: both or neither.
     const options = { purposes: ['verify' as const], failure: '2fa_verification_failed' as const };
     const { result } = await this.verifier.verifyAndThen(user, command.factor, options, () =>
@@ -41,7 +44,7 @@ export class RegenerateBackupCodesUseCase {
         const existing = await this.methods.listByUser(user.id);
         if (existing.length === 0 && user.tfaEnabled) {
           if (!user.phoneNumber)
-            throw tfaError(
+            throw new TfaError(
               'missing_phone_number',
               'No phone number on file to backfill an SMS method.',
             );

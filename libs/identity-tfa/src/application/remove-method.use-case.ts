@@ -1,11 +1,21 @@
-import { TfaError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
 import { SessionRevocation, User, UserRepository } from '@app/accounts';
 import { Clock, UnitOfWork } from '@app/platform';
+import { TFA_ERROR_MESSAGES } from '../domain/error-messages';
+import { TfaError } from '../domain/errors';
 import { BackupCodeRepository } from './ports/backup-code.repository.port';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
-import { FactorInput, SecondFactorVerifier, Verified } from './second-factor-verifier';
-import { TfaUserLookup } from './tfa-user-lookup';
+import { FactorInput, SecondFactorVerifier, Verified } from './second-factor-verifier.service';
+import { TfaUserLookup } from './tfa-user-lookup.service';
+
+export interface RemoveMethodCommand {
+  userId: number;
+  factor: FactorInput;
+  /** The method to remove; defaults to the one that verified. */
+  targetId?: number;
+  /** The caller's own session, which stays; every other session of the user ends. */
+  keepSessionId?: number;
+}
 
 export type RemoveMethodResult = { disabled: true } | { disabled: false; remainingMethods: number };
 
@@ -27,24 +37,18 @@ export class RemoveMethodUseCase {
     private readonly sessions: SessionRevocation,
   ) {}
 
-  async execute(command: {
-    userId: number;
-    factor: FactorInput;
-    targetId?: number;
-    /** The caller's own session, which stays; every other session of the user ends. */
-    keepSessionId?: number;
-  }): Promise<RemoveMethodResult> {
+  async execute(command: RemoveMethodCommand): Promise<RemoveMethodResult> {
     if (command.factor.backupCode !== undefined && command.targetId === undefined)
       throw new TfaError('bad_request', 'Invalid request: target_id is required with backup_code');
     const user = await this.lookup.user(command.userId);
     const owned = await this.methods.listByUser(user.id);
     if (command.targetId !== undefined && !owned.some((m) => m.id === command.targetId))
-      throw new TfaError('not_found', `No 2FA method ${command.targetId}.`);
+      throw new TfaError('not_found', TFA_ERROR_MESSAGES.noSuchMethod(command.targetId));
     // Email is never a method: nothing to default the target to. Refused before any code
     // is compared or spent.
     const legacyOnly = owned.length === 0 && user.tfaStatus === 'legacy';
     if (command.targetId === undefined && command.factor.tfaMethod === 'email' && !legacyOnly)
-      throw new TfaError('bad_request', 'Invalid request: target_id is required');
+      throw new TfaError('bad_request', TFA_ERROR_MESSAGES.targetRequired);
     // The removal commits with the spending of the factor: a failure leaves the code usable.
     const options = { purposes: ['verify' as const], failure: '2fa_verification_failed' as const };
     const { result } = await this.verifier.verifyAndThen(
@@ -73,11 +77,11 @@ export class RemoveMethodUseCase {
     const targetId =
       requestedTarget ?? (verified.kind === 'method' ? verified.method?.id : undefined);
     if (targetId === undefined)
-      throw new TfaError('bad_request', 'Invalid request: target_id is required');
+      throw new TfaError('bad_request', TFA_ERROR_MESSAGES.targetRequired);
     return this.uow.run(async () => {
       const target = await this.methods.findById(targetId);
       if (!target || target.userId !== user.id)
-        throw new TfaError('not_found', `No 2FA method ${targetId}.`);
+        throw new TfaError('not_found', TFA_ERROR_MESSAGES.noSuchMethod(targetId));
       await this.methods.delete(target.id);
       const remaining = await this.methods.listByUser(user.id);
       if (remaining.length === 0) {

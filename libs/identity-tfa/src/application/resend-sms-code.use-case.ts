@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { Challenge } from '../domain/challenge';
-import { TFA_POLICY } from '../domain/tfa-policy';
+import { hasSendsLeft } from '../domain/challenge';
+import { TFA_ERROR_MESSAGES } from '../domain/error-messages';
+import { TfaError } from '../domain/errors';
+import {
+  assertMaySendSms,
+  assertSameSmsTarget,
+  resolveSmsDestination,
+} from '../domain/sms-sending';
 import { ChallengeService } from './challenge.service';
-import { SmsSendingPolicy } from './ports/sms-sending-policy.port';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
-import { assertMaySendSms, SendSmsCommand } from './send-sms-code.use-case';
-import { withinSmsBudget } from './sms-budget';
-import { resolveSmsDestination } from './sms-destination';
-import { tfaError } from './tfa-errors';
-import { TfaUserLookup } from './tfa-user-lookup';
+import { SendSmsCommand } from './send-sms-code.use-case';
+import { SmsBudget } from './sms-budget.service';
+import { TfaUserLookup } from './tfa-user-lookup.service';
 
 /**
  * POST /tfa/sms/resend/: the challenge's code again, to the same number. A login challenge
@@ -21,9 +24,10 @@ export class ResendSmsCodeUseCase {
     private readonly lookup: TfaUserLookup,
     private readonly methods: TfaMethodRepository,
     private readonly challenges: ChallengeService,
-    private readonly policy: SmsSendingPolicy,
+    private readonly budget: SmsBudget,
   ) {}
 
+  /** Answers the tfa_secret the code goes with (a fresh one when the secret was recovered). */
   async execute(command: SendSmsCommand): Promise<{ secret: string }> {
     const { user, challenge: named } = await this.lookup.caller(command);
     assertMaySendSms(user);
@@ -39,42 +43,25 @@ export class ResendSmsCodeUseCase {
         { ...command, loggedOut: command.userId === undefined },
       );
       const first = { userId: user.id, destination, resend: false, smsFraudFlagged };
-      await withinSmsBudget(this.policy, first, () =>
+      await this.budget.spend(first, () =>
         this.challenges.sendCode(challenge, 'sms', destination, methodId),
       );
       return { secret: command.secret! };
     }
-    assertSameTarget(challenge, command);
+    assertSameSmsTarget(challenge, command);
     // Refused before the budgets are asked, so a refused resend costs nothing.
-    assertMaySendAgain(challenge);
+    if (!hasSendsLeft(challenge))
+      throw new TfaError('sms_rate_limited', TFA_ERROR_MESSAGES.tooManySends);
     const again = {
       userId: user.id,
       destination: challenge.destination!,
       resend: true,
       smsFraudFlagged,
     };
-    return withinSmsBudget(this.policy, again, async () => {
+    return this.budget.spend(again, async () => {
       const secret = recovering ? await this.challenges.reissueSecret(challenge) : command.secret!;
       await this.challenges.sendCode(challenge, 'sms', challenge.destination!, challenge.methodId);
       return { secret };
     });
   }
-}
-
-function assertMaySendAgain(challenge: Challenge): void {
-  if (challenge.sends >= TFA_POLICY.maxSendsPerChallenge)
-    throw tfaError('sms_rate_limited', 'Too many codes requested for this challenge; start over.');
-}
-
-/** A resend goes where the challenge's code went, and nowhere else. */
-function assertSameTarget(
-  challenge: Challenge,
-  command: Pick<SendSmsCommand, 'phoneNumber' | 'tfaMethodId'>,
-): void {
-  if (challenge.channel !== 'sms' || !challenge.destination)
-    throw tfaError('no_challenge_found', 'This challenge has no SMS code to resend.');
-  if (command.phoneNumber !== undefined && command.phoneNumber !== challenge.destination)
-    throw tfaError('phone_number_mismatch', 'The phone number differs from the challenge.');
-  if (command.tfaMethodId !== undefined && command.tfaMethodId !== challenge.methodId)
-    throw tfaError('phone_number_mismatch', 'The method differs from the challenge.');
 }

@@ -1,8 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { isEmailVerified } from '@app/accounts';
+import { TFA_ERROR_MESSAGES } from '../domain/error-messages';
+import { TfaError } from '../domain/errors';
 import { ChallengeService } from './challenge.service';
-import { tfaError } from './tfa-errors';
-import { TfaUserLookup } from './tfa-user-lookup';
+import { TfaUserLookup } from './tfa-user-lookup.service';
+
+export interface SendEmailCommand {
+  /** The Bearer caller; undefined on the logged-out flow (the secret is the credential). */
+  userId?: number;
+  secret?: string;
+}
 
 /**
  * POST /tfa/email/: a code to the verified email. On a named challenge the code is
@@ -15,11 +22,12 @@ export class SendEmailCodeUseCase {
     private readonly challenges: ChallengeService,
   ) {}
 
-  async execute(command: { userId?: number; secret?: string }): Promise<{ secret: string }> {
+  /** Answers the tfa_secret the code goes with. */
+  async execute(command: SendEmailCommand): Promise<{ secret: string }> {
     const { user, challenge } = await this.lookup.caller(command);
-    if (!user.email) throw tfaError('missing_email', 'No email address is on the account.');
+    if (!user.email) throw new TfaError('missing_email', TFA_ERROR_MESSAGES.missingEmail);
     if (!isEmailVerified(user))
-      throw tfaError('email_not_verified', 'Verify your email address before using 2FA codes.');
+      throw new TfaError('email_not_verified', TFA_ERROR_MESSAGES.emailNotVerified);
     if (challenge && command.secret) {
       await this.challenges.sendCode(challenge, 'email', user.email, null);
       return { secret: command.secret };

@@ -1,27 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { isEmailVerified, User } from '@app/accounts';
 import { Challenge } from '../domain/challenge';
+import { TfaError } from '../domain/errors';
+import { assertMaySendSms, isProviderRefusal, resolveSmsDestination } from '../domain/sms-sending';
 import { TFA_POLICY } from '../domain/tfa-policy';
 import { ChallengeService } from './challenge.service';
 import { ChallengeStore } from './ports/challenge.store.port';
-import { SmsSendingPolicy } from './ports/sms-sending-policy.port';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
-import { isProviderRefusal, withinSmsBudget } from './sms-budget';
-import { resolveSmsDestination } from './sms-destination';
-import { tfaError } from './tfa-errors';
-import { TfaUserLookup } from './tfa-user-lookup';
+import { SmsBudget } from './sms-budget.service';
+import { TfaUserLookup } from './tfa-user-lookup.service';
 
 export interface SendSmsCommand {
+  /** The Bearer caller; undefined on the logged-out flow (the secret is the credential). */
   userId?: number;
   secret?: string;
   phoneNumber?: string;
   tfaMethodId?: number;
-}
-
-/** Email verification is required to send codes; admins are exempt on the SMS routes. */
-export function assertMaySendSms(user: User): void {
-  if (!isEmailVerified(user) && !user.isAdmin)
-    throw tfaError('email_not_verified', 'Verify your email address before using 2FA codes.');
 }
 
 /**
@@ -35,9 +28,10 @@ export class SendSmsCodeUseCase {
     private readonly methods: TfaMethodRepository,
     private readonly challenges: ChallengeService,
     private readonly store: ChallengeStore,
-    private readonly policy: SmsSendingPolicy,
+    private readonly budget: SmsBudget,
   ) {}
 
+  /** Answers the tfa_secret the code goes with. */
   async execute(command: SendSmsCommand): Promise<{ secret: string }> {
     const { user, challenge } = await this.lookup.caller(command);
     assertMaySendSms(user);
@@ -47,7 +41,7 @@ export class SendSmsCodeUseCase {
       { ...command, loggedOut: command.userId === undefined },
     );
     if (challenge && challenge.sends > 0)
-      throw tfaError(
+      throw new TfaError(
         'tfa_challenge_exists',
         'A code was already sent for this challenge: use resend.',
       );
@@ -61,7 +55,7 @@ export class SendSmsCodeUseCase {
     }
     // The cheap refusal first: a request refused here is not charged to any SMS budget.
     if (!(await this.store.reserveRecentSms(user.id, target.key, TFA_POLICY.recentSmsWindowMs)))
-      throw tfaError('tfa_challenge_exists', 'A code was sent moments ago: use resend.');
+      throw new TfaError('tfa_challenge_exists', 'A code was sent moments ago: use resend.');
     const request = {
       userId: user.id,
       destination,
@@ -69,7 +63,7 @@ export class SendSmsCodeUseCase {
       smsFraudFlagged: user.smsFraudFlaggedAt !== null,
     };
     try {
-      await withinSmsBudget(this.policy, request, () =>
+      await this.budget.spend(request, () =>
         this.challenges.sendCode(target, 'sms', destination, methodId),
       );
     } catch (error) {

@@ -1,9 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { RandomSource } from '@app/platform';
-import { TFA_POLICY } from '../domain/tfa-policy';
+import { TFA_POLICY, TfaSettings } from '../domain/tfa-policy';
 import { encodeBase32, provisioningUri } from '../domain/totp';
-import { TfaSettings } from './tfa-settings';
-import { TfaUserLookup } from './tfa-user-lookup';
+import { TfaUserLookup } from './tfa-user-lookup.service';
+
+export interface TotpSetup {
+  /** Base32, for manual entry and for confirm-new. */
+  secret: string;
+  /** otpauth:// URI for an authenticator app. */
+  provisioningUri: string;
+}
 
 /**
  * A fresh 160-bit secret for the user's authenticator app. Nothing is stored: the
@@ -17,7 +23,7 @@ export class SetupTotpUseCase {
     private readonly settings: TfaSettings,
   ) {}
 
-  async execute(userId: number): Promise<{ secret: string; provisioningUri: string }> {
+  async execute(userId: number): Promise<TotpSetup> {
     const user = await this.lookup.user(userId);
     const secret = encodeBase32(this.random.bytes(TFA_POLICY.totpSecretBytes));
     return {

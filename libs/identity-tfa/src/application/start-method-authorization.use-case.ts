@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { isEmailVerified } from '@app/accounts';
 import { DomainError } from '@app/platform';
+import { TFA_ERROR_MESSAGES } from '../domain/error-messages';
+import { TfaError } from '../domain/errors';
 import { VerificationChannel } from '../domain/tfa-method';
-import { AddMethodGate } from './add-method-gate';
+import { AddMethodGate } from './add-method-gate.service';
 import { ChallengeService } from './challenge.service';
-import { SmsSendingPolicy } from './ports/sms-sending-policy.port';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
-import { SecondFactorVerifier } from './second-factor-verifier';
-import { withinSmsBudget } from './sms-budget';
-import { tfaError } from './tfa-errors';
-import { TfaUserLookup } from './tfa-user-lookup';
+import { SecondFactorVerifier } from './second-factor-verifier.service';
+import { SmsBudget } from './sms-budget.service';
+import { TfaUserLookup } from './tfa-user-lookup.service';
 
 export interface StartAuthorizationCommand {
   userId: number;
@@ -32,7 +32,7 @@ export class StartMethodAuthorizationUseCase {
     private readonly verifier: SecondFactorVerifier,
     private readonly challenges: ChallengeService,
     private readonly gate: AddMethodGate,
-    private readonly policy: SmsSendingPolicy,
+    private readonly budget: SmsBudget,
   ) {}
 
   async execute(command: StartAuthorizationCommand): Promise<StartAuthorizationResult> {
@@ -60,13 +60,13 @@ export class StartMethodAuthorizationUseCase {
             tfaMethodId: command.tfaMethodId,
           });
     if (requested !== 'email' && !method)
-      throw tfaError('invalid_tfa_method', `No ${requested} method is configured.`);
+      throw new TfaError('invalid_tfa_method', `No ${requested} method is configured.`);
 
     return this.createChallenge(async () => {
       if (!method) {
-        if (!user.email) throw tfaError('missing_email', 'No email address is on the account.');
+        if (!user.email) throw new TfaError('missing_email', TFA_ERROR_MESSAGES.missingEmail);
         if (!isEmailVerified(user))
-          throw tfaError('email_not_verified', 'Verify your email address before using 2FA codes.');
+          throw new TfaError('email_not_verified', TFA_ERROR_MESSAGES.emailNotVerified);
         const opened = await this.challenges.open(user.id, 'authorize');
         await this.challenges.sendCode(opened.challenge, 'email', user.email, null);
         return opened.secret;
@@ -80,14 +80,14 @@ export class StartMethodAuthorizationUseCase {
       }
       // The admin exemption covers the SMS send routes only, not this one.
       if (!isEmailVerified(user))
-        throw tfaError('email_not_verified', 'Verify your email address before using 2FA codes.');
+        throw new TfaError('email_not_verified', TFA_ERROR_MESSAGES.emailNotVerified);
       const request = {
         userId: user.id,
         destination: method.phoneNumber!,
         resend: false,
         smsFraudFlagged: user.smsFraudFlaggedAt !== null,
       };
-      return withinSmsBudget(this.policy, request, async () => {
+      return this.budget.spend(request, async () => {
         const opened = await this.challenges.open(user.id, 'authorize');
         await this.challenges.sendCode(opened.challenge, 'sms', method.phoneNumber!, method.id);
         return opened.secret;
@@ -101,7 +101,7 @@ export class StartMethodAuthorizationUseCase {
       return { kind: 'challenge', secret: await work() };
     } catch (error) {
       if (error instanceof DomainError) throw error;
-      throw tfaError('challenge_creation_failed', 'Could not create the challenge; retry.');
+      throw new TfaError('challenge_creation_failed', 'Could not create the challenge; retry.');
     }
   }
 }

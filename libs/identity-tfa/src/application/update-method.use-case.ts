@@ -1,12 +1,12 @@
-import { TfaError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
+import { SecondFactorMethod } from '@app/accounts';
 import { UnitOfWork } from '@app/platform';
+import { TfaError } from '../domain/errors';
 import { VerificationChannel } from '../domain/tfa-method';
-import { MethodRecords } from './method-records';
+import { MethodRecords } from './method-records.service';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
-import { SecondFactorVerifier } from './second-factor-verifier';
-import { tfaError } from './tfa-errors';
-import { TfaUserLookup } from './tfa-user-lookup';
+import { SecondFactorVerifier } from './second-factor-verifier.service';
+import { TfaUserLookup } from './tfa-user-lookup.service';
 
 export interface UpdateMethodCommand {
   userId: number;
@@ -27,9 +27,9 @@ export class UpdateMethodUseCase {
     private readonly records: MethodRecords,
   ) {}
 
-  async execute(command: UpdateMethodCommand): Promise<Record<string, unknown>> {
+  async execute(command: UpdateMethodCommand): Promise<SecondFactorMethod> {
     if (command.tfaMethod === 'email')
-      throw tfaError('invalid_tfa_method', 'Email is not a stored 2FA method.');
+      throw new TfaError('invalid_tfa_method', 'Email is not a stored 2FA method.');
     if (command.tfaMethodId === undefined && command.tfaMethod === undefined)
       throw new TfaError('bad_request', 'Invalid request: tfa_method_id or tfa_method is required');
     if (command.label === undefined && command.isPrimary === undefined)
@@ -44,7 +44,6 @@ export class UpdateMethodUseCase {
         isPrimary: command.isPrimary,
       });
     });
-    const [record] = await this.records.of(user.id, [updated]);
-    return record;
+    return this.records.one(user.id, updated);
   }
 }

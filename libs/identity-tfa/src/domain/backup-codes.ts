@@ -23,3 +23,11 @@ export function normalizeBackupCode(input: string): string | null {
   for (const symbol of compact) if (!BACKUP_CODE_ALPHABET.includes(symbol)) return null;
   return compact;
 }
+
+/** The keyed-digest purpose of backup codes (SECRET_HMAC_KEY derives a key per purpose). */
+export const BACKUP_CODE_PURPOSE = 'tfa-backup-code';
+
+/** What a backup code's digest is taken of: the code bound to its user. */
+export function backupCodeMaterial(userId: number, normalized: string): string {
+  return `${userId}:${normalized}`;
+}

@@ -1,3 +1,6 @@
+import type { LegacySecondFactor, SecondFactorMethod } from '@app/accounts';
+import { lockEndSeconds } from './verification-failures';
+
 export type TfaMethodType = 'sms' | 'totp';
 export type VerificationChannel = 'sms' | 'totp' | 'email';
 
@@ -22,8 +25,7 @@ export interface TfaMethod {
 }
 
 /** Only the last 4 digits stay visible. */
-export function maskPhone(phone: string | null): string | null {
-  if (!phone) return null;
+export function maskPhone(phone: string): string {
   const visible = phone.slice(-4);
   return `${'*'.repeat(Math.max(phone.length - 4, 0))}${visible}`;
 }
@@ -36,29 +38,32 @@ export function defaultLabel(type: TfaMethodType, phone: string | null): string 
   return type === 'sms' ? `SMS ${phone ? phone.slice(-4) : ''}`.trim() : 'Authenticator app';
 }
 
-const epochSeconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : null);
-
-/** Rounded up: a client never sees a lock end earlier than the real one. */
-export const lockEndSeconds = (ms: number | null) => (ms === null ? null : Math.ceil(ms / 1000));
-
 /**
- * The spec's "2FA method record": masked phone, never the TOTP secret, epoch seconds.
- * `failures` is the method's channel as the failure ledger sees it now.
+ * The spec's "2FA method record" in domain terms, as accounts' LoginSecondFactor port
+ * declares it (the login offers it, the 2FA routes answer it): the phone masked, never the
+ * TOTP secret. `failures` is the method's channel as the failure ledger sees it now.
  */
-export function toMethodRecord(
+export function describeMethod(
   method: TfaMethod,
   failures: { failCount: number; lockedUntilMs: number | null },
-): Record<string, unknown> {
+): SecondFactorMethod {
   return {
+    kind: 'method',
     id: method.id,
-    user_id: method.userId,
-    method: method.type,
+    userId: method.userId,
+    type: method.type,
     label: method.label,
-    phone_number: method.type === 'sms' ? maskPhone(method.phoneNumber) : null,
-    is_primary: method.isPrimary,
-    fail_count: failures.failCount,
-    locked_until: lockEndSeconds(failures.lockedUntilMs),
-    created_at: epochSeconds(method.createdAt),
-    last_used: epochSeconds(method.lastUsedAt),
+    maskedPhoneNumber:
+      method.type === 'sms' && method.phoneNumber ? maskPhone(method.phoneNumber) : null,
+    isPrimary: method.isPrimary,
+    failCount: failures.failCount,
+    lockedUntilSeconds: lockEndSeconds(failures.lockedUntilMs),
+    createdAt: method.createdAt,
+    lastUsedAt: method.lastUsedAt,
   };
+}
+
+/** A legacy account's SMS 2FA, offered by the login: the phone on the user record, no method row. */
+export function describeLegacySms(phoneNumber: string): LegacySecondFactor {
+  return { kind: 'legacy', type: 'sms', maskedPhoneNumber: maskPhone(phoneNumber) };
 }

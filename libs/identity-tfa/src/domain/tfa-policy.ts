@@ -24,3 +24,11 @@ export const TFA_POLICY = {
   totpStepSeconds: 30,
   totpSecretBytes: 20,
 } as const;
+
+/**
+ * The deployment's own 2FA settings, loaded and validated at boot
+ * (infrastructure/tfa-config.ts); the policy numbers above are not configurable.
+ */
+export class TfaSettings {
+  totpIssuer: string;
+}

@@ -111,3 +111,19 @@ export function channelView(
   if (lock) return lock;
   return { failCount: recentFailures(ledger.channels[channel], nowMs).length, lockedUntilMs: null };
 }
+
+/** Rounded up: a client never sees a lock end earlier than the real one. */
+export function lockEndSeconds(lockedUntilMs: number | null): number | null {
+  return lockedUntilMs === null ? null : Math.ceil(lockedUntilMs / 1000);
+}
+
+/**
+ * The extra body fields the spec gives `tfa_locked` and a configured method's
+ * `2fa_verification_failed`: the channel's failures and when its lock ends (epoch seconds).
+ */
+export function lockDetails(
+  failCount: number,
+  lockedUntilMs: number | null,
+): { fail_count: number; locked_until: number | null } {
+  return { fail_count: failCount, locked_until: lockEndSeconds(lockedUntilMs) };
+}

@@ -1,5 +1,5 @@
-import { TfaError } from '../domain/errors';
 import { Principal } from '@app/platform';
+import { TfaError } from '../domain/errors';
 
 /** 2FA is personal: a team-scoped credential may not touch it (spec Authentication 5). */
 export function personalUserId(principal: Principal | undefined): number | undefined {

@@ -2,13 +2,17 @@ import { Body, Controller, UseGuards, Header, HttpCode, Post, Type } from '@nest
 import { PersonalContextGuard } from './personal-context.guard';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, SecretOrBearer } from '@app/platform';
+import { ConfirmNewMethodUseCase } from '../application/confirm-new-method.use-case';
+import { ResendSmsCodeUseCase } from '../application/resend-sms-code.use-case';
+import { SendSmsCodeUseCase } from '../application/send-sms-code.use-case';
+import { presentSmsResent, presentSmsSent } from './code-challenge.presenter';
 import { CodeSentResponseDto } from './dto/code-challenge.response.dto';
 import { MethodAddedResponseDto } from './dto/method-change.response.dto';
 import { ConfirmNewMethodRequestDto, SendSmsRequestDto } from './dto/tfa-requests.dto';
-import { ApiTfaErrors } from './tfa-api-errors';
+import { presentMethodAdded } from './method-change.presenter';
 import { requirePersonalUserId } from './tfa-caller';
-import { TfaResponses } from './tfa-responses';
-import { TFA_ROUTE_ERRORS } from './tfa-route-errors';
+import { ApiTfaErrors, TFA_ROUTE_ERRORS } from './tfa-route-errors';
+import { toConfirmNewMethodCommand, toSendSmsCommand } from './tfa.request';
 
 /** The body of the replacement route, with the headers that name it. */
 const ApiDeprecatedOkResponse = (type: Type, successor: string) =>
@@ -24,13 +28,20 @@ const ApiDeprecatedOkResponse = (type: Type, successor: string) =>
     },
   });
 
-/** Still active for old clients; each behaves as its replacement and says so in a header. */
+/**
+ * Still active for old clients; each behaves as its replacement (the same use case and
+ * presenter as TfaController's route) and says so in a header.
+ */
 @ApiTags('tfa (deprecated)')
 @ApiBearerAuth()
 @UseGuards(PersonalContextGuard)
 @Controller('api/v0/tfa')
 export class TfaDeprecatedController {
-  constructor(private readonly responses: TfaResponses) {}
+  constructor(
+    private readonly sendSmsCode: SendSmsCodeUseCase,
+    private readonly resendSmsCode: ResendSmsCodeUseCase,
+    private readonly confirmNewMethod: ConfirmNewMethodUseCase,
+  ) {}
 
   @Post('test')
   @HttpCode(200)
@@ -40,11 +51,11 @@ export class TfaDeprecatedController {
   @ApiOperation({ summary: 'Deprecated: use POST /api/v0/tfa/sms/', deprecated: true })
   @ApiDeprecatedOkResponse(CodeSentResponseDto, '/api/v0/tfa/sms/')
   @ApiTfaErrors(...TFA_ROUTE_ERRORS.sendSms)
-  test(
+  async test(
     @CurrentPrincipal() principal: Principal | undefined,
     @Body() body: SendSmsRequestDto,
   ): Promise<CodeSentResponseDto> {
-    return this.responses.sendSms(principal, body);
+    return presentSmsSent(await this.sendSmsCode.execute(toSendSmsCommand(principal, body)));
   }
 
   @Post('test-submit')
@@ -57,8 +68,12 @@ export class TfaDeprecatedController {
   })
   @ApiDeprecatedOkResponse(MethodAddedResponseDto, '/api/v0/tfa/confirm-new/')
   @ApiTfaErrors(...TFA_ROUTE_ERRORS.confirmNewMethodRejectingLegacy)
-  testSubmit(@CurrentPrincipal() principal: Principal, @Body() body: ConfirmNewMethodRequestDto) {
-    return this.responses.confirmNew(requirePersonalUserId(principal), body, true);
+  async testSubmit(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: ConfirmNewMethodRequestDto,
+  ): Promise<MethodAddedResponseDto> {
+    const command = toConfirmNewMethodCommand(requirePersonalUserId(principal), body, true);
+    return presentMethodAdded(await this.confirmNewMethod.execute(command));
   }
 
   @Post('resend')
@@ -69,10 +84,10 @@ export class TfaDeprecatedController {
   @ApiOperation({ summary: 'Deprecated: use POST /api/v0/tfa/sms/resend/', deprecated: true })
   @ApiDeprecatedOkResponse(CodeSentResponseDto, '/api/v0/tfa/sms/resend/')
   @ApiTfaErrors(...TFA_ROUTE_ERRORS.resendSms)
-  resend(
+  async resend(
     @CurrentPrincipal() principal: Principal | undefined,
     @Body() body: SendSmsRequestDto,
   ): Promise<CodeSentResponseDto> {
-    return this.responses.resendSms(principal, body);
+    return presentSmsResent(await this.resendSmsCode.execute(toSendSmsCommand(principal, body)));
   }
 }

@@ -1,8 +1,15 @@
-/**
+import { errorResponsesOf } from '@app/platform';
+import { TFA_ERRORS, TfaErrorCode } from '../domain/errors';
+import { TfaErrorResponseDto } from './dto/tfa-error.response.dto';
+
+/*
  * The error codes each 2FA route can raise (spec "2FA error codes"), grouped by the step
- * that raises them. Statuses and wire codes come from domain/errors.ts and the platform table.
+ * that raises them, for its OpenAPI responses. Statuses and wire codes come from the one
+ * table, domain/errors.ts (and the platform's); a code outside it fails to compile.
  */
-import { TfaErrorCode } from '../domain/errors';
+
+/** Documents a 2FA route's failures from the codes it can raise (see errorResponsesOf). */
+export const ApiTfaErrors = errorResponsesOf(TFA_ERRORS, TfaErrorResponseDto);
 
 type Codes = readonly TfaErrorCode[];
 
@@ -54,7 +61,7 @@ const SMS_POLICY: Codes = [
   'tfa_challenge_exists',
 ];
 
-/** Choosing the number (sms-destination.ts), then the policy. */
+/** Choosing the number (domain/sms-sending.ts), then the policy. */
 const SMS_SENDING: Codes = [
   'email_not_verified',
   'not_found',

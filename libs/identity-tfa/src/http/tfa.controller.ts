@@ -2,14 +2,17 @@ import { Body, Controller, UseGuards, Delete, Get, HttpCode, Post, Put, Res } fr
 import { PersonalContextGuard } from './personal-context.guard';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { presentUser, setSessionCookie } from '@app/accounts';
+import { setSessionCookie } from '@app/accounts';
 import { CapConcurrency, CurrentPrincipal, Principal, SecretOrBearer } from '@app/platform';
 import { CompleteLoginUseCase } from '../application/complete-login.use-case';
 import { ConfirmMethodAuthorizationUseCase } from '../application/confirm-method-authorization.use-case';
 import { GetTfaStatusUseCase } from '../application/get-tfa-status.use-case';
 import { RegenerateBackupCodesUseCase } from '../application/regenerate-backup-codes.use-case';
 import { RemoveMethodUseCase } from '../application/remove-method.use-case';
+import { ResendSmsCodeUseCase } from '../application/resend-sms-code.use-case';
 import { SendEmailCodeUseCase } from '../application/send-email-code.use-case';
+import { SendSmsCodeUseCase } from '../application/send-sms-code.use-case';
+import { ConfirmNewMethodUseCase } from '../application/confirm-new-method.use-case';
 import { SetupTotpUseCase } from '../application/setup-totp.use-case';
 import { StartMethodAuthorizationUseCase } from '../application/start-method-authorization.use-case';
 import { UpdateMethodUseCase } from '../application/update-method.use-case';
@@ -40,11 +43,25 @@ import {
 import { TfaLoginResponseDto } from './dto/tfa-login.response.dto';
 import { TfaStatusResponseDto } from './dto/tfa-status.response.dto';
 import { ApiOkResponseOneOf } from './api-ok-one-of';
-import { ApiTfaErrors } from './tfa-api-errors';
+import {
+  presentAuthorizationGranted,
+  presentAuthorizationStarted,
+  presentEmailSent,
+  presentSmsResent,
+  presentSmsSent,
+  presentTotpSetup,
+} from './code-challenge.presenter';
+import {
+  presentBackupCodesRegenerated,
+  presentMethodAdded,
+  presentMethodRemoved,
+  presentMethodUpdated,
+} from './method-change.presenter';
 import { personalUserId, requirePersonalUserId } from './tfa-caller';
-import { MSG } from './tfa-messages';
-import { factorOf, TfaResponses } from './tfa-responses';
-import { TFA_ROUTE_ERRORS } from './tfa-route-errors';
+import { presentTfaLogin, TfaLoginResponse } from './tfa-login.presenter';
+import { ApiTfaErrors, TFA_ROUTE_ERRORS } from './tfa-route-errors';
+import { presentTfaStatus } from './tfa-status.presenter';
+import { toConfirmNewMethodCommand, toFactorInput, toSendSmsCommand } from './tfa.request';
 
 @ApiTags('tfa')
 @ApiBearerAuth()
@@ -56,20 +73,22 @@ export class TfaController {
     private readonly login: CompleteLoginUseCase,
     private readonly removeMethod: RemoveMethodUseCase,
     private readonly sendEmail: SendEmailCodeUseCase,
+    private readonly sendSmsCode: SendSmsCodeUseCase,
+    private readonly resendSmsCode: ResendSmsCodeUseCase,
     private readonly setupTotp: SetupTotpUseCase,
     private readonly startAuthorization: StartMethodAuthorizationUseCase,
     private readonly confirmAuthorization: ConfirmMethodAuthorizationUseCase,
+    private readonly confirmNewMethod: ConfirmNewMethodUseCase,
     private readonly updateMethod: UpdateMethodUseCase,
     private readonly regenerate: RegenerateBackupCodesUseCase,
-    private readonly responses: TfaResponses,
   ) {}
 
   @Get('status')
   @ApiOperation({ summary: '2FA state: methods, backup codes left, add-method authorization' })
   @ApiOkResponse({ type: TfaStatusResponseDto })
   @ApiTfaErrors(...TFA_ROUTE_ERRORS.status)
-  async getStatus(@CurrentPrincipal() principal: Principal): Promise<Record<string, unknown>> {
-    return { success: true, ...(await this.status.execute(requirePersonalUserId(principal))) };
+  async getStatus(@CurrentPrincipal() principal: Principal): Promise<TfaStatusResponseDto> {
+    return presentTfaStatus(await this.status.execute(requirePersonalUserId(principal)));
   }
 
   @Post()
@@ -96,23 +115,15 @@ export class TfaController {
     @CurrentPrincipal() principal: Principal | undefined,
     @Body() body: TfaLoginRequestDto,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<TfaLoginResponse> {
     const userId = personalUserId(principal);
     const result = await this.login.execute({
       userId,
-      factor: factorOf(body),
+      factor: toFactorInput(body),
       admin: body.admin ?? false,
     });
     if (userId === undefined) setSessionCookie(response, result.sessionKey, result.expiresAt);
-    return {
-      success: true,
-      ...presentUser(result.user),
-      ...(userId !== undefined ? { session_key: result.sessionKey } : {}),
-      ...(result.backupCodesRemaining !== undefined
-        ? { backup_codes_remaining: result.backupCodesRemaining }
-        : {}),
-      ...(result.legacy ? { legacy_tfa_user: true } : {}),
-    };
+    return presentTfaLogin(result, userId !== undefined);
   }
 
   @Delete()
@@ -130,13 +141,11 @@ export class TfaController {
   ): Promise<MethodRemovedResponseDto | TfaDisabledResponseDto> {
     const result = await this.removeMethod.execute({
       userId: requirePersonalUserId(principal),
-      factor: factorOf(body),
+      factor: toFactorInput(body),
       targetId: body.target_id,
       keepSessionId: ownSessionId(principal),
     });
-    return result.disabled
-      ? { success: true, msg: MSG.disabled }
-      : { success: true, msg: MSG.removed, remaining_methods: result.remainingMethods };
+    return presentMethodRemoved(result);
   }
 
   @Post('email')
@@ -149,11 +158,11 @@ export class TfaController {
     @CurrentPrincipal() principal: Principal | undefined,
     @Body() body: SendEmailRequestDto,
   ): Promise<CodeSentResponseDto> {
-    const { secret } = await this.sendEmail.execute({
+    const sent = await this.sendEmail.execute({
       userId: personalUserId(principal),
       secret: body.secret,
     });
-    return { success: true, msg: MSG.emailSent, secret };
+    return presentEmailSent(sent);
   }
 
   @Post('sms')
@@ -162,11 +171,11 @@ export class TfaController {
   @ApiOperation({ summary: 'Send a 6-digit code by SMS' })
   @ApiOkResponse({ type: CodeSentResponseDto })
   @ApiTfaErrors(...TFA_ROUTE_ERRORS.sendSms)
-  sms(
+  async sms(
     @CurrentPrincipal() principal: Principal | undefined,
     @Body() body: SendSmsRequestDto,
   ): Promise<CodeSentResponseDto> {
-    return this.responses.sendSms(principal, body);
+    return presentSmsSent(await this.sendSmsCode.execute(toSendSmsCommand(principal, body)));
   }
 
   @Post('sms/resend')
@@ -175,11 +184,11 @@ export class TfaController {
   @ApiOperation({ summary: 'Resend the SMS code of a challenge' })
   @ApiOkResponse({ type: CodeSentResponseDto })
   @ApiTfaErrors(...TFA_ROUTE_ERRORS.resendSms)
-  resend(
+  async resend(
     @CurrentPrincipal() principal: Principal | undefined,
     @Body() body: SendSmsRequestDto,
   ): Promise<CodeSentResponseDto> {
-    return this.responses.resendSms(principal, body);
+    return presentSmsResent(await this.resendSmsCode.execute(toSendSmsCommand(principal, body)));
   }
 
   @Post('totp-setup')
@@ -188,8 +197,7 @@ export class TfaController {
   @ApiOkResponse({ type: TotpSetupResponseDto })
   @ApiTfaErrors(...TFA_ROUTE_ERRORS.totpSetup)
   async totpSetup(@CurrentPrincipal() principal: Principal): Promise<TotpSetupResponseDto> {
-    const result = await this.setupTotp.execute(requirePersonalUserId(principal));
-    return { success: true, secret: result.secret, provisioning_uri: result.provisioningUri };
+    return presentTotpSetup(await this.setupTotp.execute(requirePersonalUserId(principal)));
   }
 
   @Post('authorize-new-method')
@@ -211,9 +219,7 @@ export class TfaController {
       tfaMethodId: body.tfa_method_id,
       backupCode: body.backup_code,
     });
-    return result.kind === 'granted'
-      ? { success: true, msg: MSG.authorized }
-      : { success: true, secret: result.secret };
+    return presentAuthorizationStarted(result);
   }
 
   @Put('authorize-new-method')
@@ -229,7 +235,7 @@ export class TfaController {
       code: body.code,
       secret: body.secret,
     });
-    return { success: true, msg: MSG.authorized };
+    return presentAuthorizationGranted();
   }
 
   @Post('confirm-new')
@@ -240,8 +246,9 @@ export class TfaController {
   async confirm(
     @CurrentPrincipal() principal: Principal,
     @Body() body: ConfirmNewMethodRequestDto,
-  ): Promise<Record<string, unknown>> {
-    return this.responses.confirmNew(requirePersonalUserId(principal), body);
+  ): Promise<MethodAddedResponseDto> {
+    const command = toConfirmNewMethodCommand(requirePersonalUserId(principal), body);
+    return presentMethodAdded(await this.confirmNewMethod.execute(command));
   }
 
   @Put('update')
@@ -252,7 +259,7 @@ export class TfaController {
   async update(
     @CurrentPrincipal() principal: Principal,
     @Body() body: UpdateMethodRequestDto,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<MethodUpdatedResponseDto> {
     const method = await this.updateMethod.execute({
       userId: requirePersonalUserId(principal),
       tfaMethodId: body.tfa_method_id,
@@ -260,7 +267,7 @@ export class TfaController {
       label: body.label,
       isPrimary: body.is_primary,
     });
-    return { success: true, msg: MSG.updated, method };
+    return presentMethodUpdated(method);
   }
 
   @Put('regen-backup-codes')
@@ -273,10 +280,10 @@ export class TfaController {
   ): Promise<BackupCodesRegeneratedResponseDto> {
     const codes = await this.regenerate.execute({
       userId: requirePersonalUserId(principal),
-      factor: factorOf(body),
+      factor: toFactorInput(body),
       keepSessionId: ownSessionId(principal),
     });
-    return { success: true, msg: MSG.regenerated, backup_codes: codes };
+    return presentBackupCodesRegenerated(codes);
   }
 }
 

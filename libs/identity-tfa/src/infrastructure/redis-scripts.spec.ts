@@ -1,7 +1,7 @@
 import { slotProblems } from '@app/platform/testing';
 import { SMS_COUNTER_SCRIPTS } from './anti-fraud/redis-sms-send-counters';
 import { DELIVERY_LEDGER_SCRIPTS } from './delivery-providers/redis-delivery-ledger';
-import { CHALLENGE_STORE_SCRIPTS } from './redis/redis-challenge.store';
+import { CHALLENGE_STORE_SCRIPTS } from './redis/redis-challenge-store';
 
 /**
  * Every multi-key Redis step of the 2FA stores runs on a Redis Cluster: the keys of one

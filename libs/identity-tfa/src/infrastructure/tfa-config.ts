@@ -1,5 +1,5 @@
 import { ConfigReader, Environment } from '@app/platform';
-import { TfaSettings } from '../application/tfa-settings';
+import { TfaSettings } from '../domain/tfa-policy';
 
 /** TFA_TOTP_ISSUER: name shown in authenticator apps. Providers: see delivery-settings.ts. */
 export function loadTfaSettings(env: Environment): TfaSettings {

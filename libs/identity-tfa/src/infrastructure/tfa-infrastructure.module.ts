@@ -9,7 +9,7 @@ import { CodeDeliveryQueue } from '../application/ports/code-delivery.queue.port
 import { SmsSendingPolicy } from '../application/ports/sms-sending-policy.port';
 import { TfaMethodRepository } from '../application/ports/tfa-method.repository.port';
 import { VerificationLedger } from '../application/ports/verification-ledger.port';
-import { TfaSettings } from '../application/tfa-settings';
+import { TfaSettings } from '../domain/tfa-policy';
 import { RedisSmsSendCounters } from './anti-fraud/redis-sms-send-counters';
 import { SmsAntiFraudPolicy } from './anti-fraud/sms-anti-fraud.policy';
 import {
@@ -22,11 +22,11 @@ import { ExactlyOnceDelivery } from './delivery-providers/exactly-once-delivery'
 import { RedisDeliveryLedger } from './delivery-providers/redis-delivery-ledger';
 import { BullmqCodeDeliveryQueue } from './delivery/bullmq-code-delivery.queue';
 import { OutboxCodeSender, OutboxReader } from './delivery/outbox-code.sender';
-import { PostgresVerificationLedger } from './persistence/postgres-verification-ledger';
-import { TypeormBackupCodeRepository } from './persistence/typeorm-backup-code.repository';
-import { TypeormTfaMethodRepository } from './persistence/typeorm-tfa-method.repository';
-import { RedisAuthorizationStore } from './redis/redis-authorization.store';
-import { RedisChallengeStore } from './redis/redis-challenge.store';
+import { PostgresVerificationLedgerRepository } from './persistence/postgres-verification-ledger.repository';
+import { PostgresBackupCodeRepository } from './persistence/postgres-backup-code.repository';
+import { PostgresTfaMethodRepository } from './persistence/postgres-tfa-method.repository';
+import { RedisAuthorizationStore } from './redis/redis-authorization-store';
+import { RedisChallengeStore } from './redis/redis-challenge-store';
 import { loadTfaSettings } from './tfa-config';
 
 /** A lease outlives the slowest provider request, so a live attempt is never second-guessed. */
@@ -41,9 +41,9 @@ function leaseMs(settings: DeliverySettings): number {
     { provide: TfaSettings, inject: [Environment], useFactory: loadTfaSettings },
     { provide: DeliverySettings, inject: [Environment], useFactory: loadDeliverySettings },
     { provide: SmsAntiFraudSettings, inject: [Environment], useFactory: loadSmsAntiFraudSettings },
-    { provide: TfaMethodRepository, useClass: TypeormTfaMethodRepository },
-    { provide: BackupCodeRepository, useClass: TypeormBackupCodeRepository },
-    { provide: VerificationLedger, useClass: PostgresVerificationLedger },
+    { provide: TfaMethodRepository, useClass: PostgresTfaMethodRepository },
+    { provide: BackupCodeRepository, useClass: PostgresBackupCodeRepository },
+    { provide: VerificationLedger, useClass: PostgresVerificationLedgerRepository },
     { provide: ChallengeStore, useClass: RedisChallengeStore },
     { provide: AuthorizationStore, useClass: RedisAuthorizationStore },
     {

@@ -1,7 +1,7 @@
-import { TfaError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
 import { OperatorCommand } from '@app/platform';
 import { OutboxReader } from '../infrastructure/delivery/outbox-code.sender';
+import { TfaError } from '../domain/errors';
 
 /** `manage outbox:list [--to ADDRESS] [--limit N]`: codes the outbox provider "sent". */
 @Injectable()

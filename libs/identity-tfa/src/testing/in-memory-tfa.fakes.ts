@@ -1,38 +1,87 @@
-import { TfaStatus, User, UserRepository } from '@app/accounts';
-import { Clock } from '@app/platform';
+import { Clock, UnitOfWork } from '@app/platform';
 import { AuthorizationStore } from '../application/ports/authorization.store.port';
 import { BackupCodeRepository } from '../application/ports/backup-code.repository.port';
+import { ChallengeStore, DeliveryCopy } from '../application/ports/challenge.store.port';
 import {
-  ChallengeLookup,
-  ChallengeStore,
-  DeliveryCopy,
-} from '../application/ports/challenge.store.port';
+  CodeDeliveryAttempt,
+  CodeDeliveryProvider,
+  CodeDeliveryResult,
+} from '../application/ports/code-delivery.provider.port';
 import {
   CodeDeliveryJob,
   CodeDeliveryQueue,
   FirstAttemptReport,
 } from '../application/ports/code-delivery.queue.port';
+import {
+  SmsSendingPolicy,
+  SmsSendPermit,
+  SmsSendRequest,
+} from '../application/ports/sms-sending-policy.port';
 import { NewTfaMethod, TfaMethodRepository } from '../application/ports/tfa-method.repository.port';
 import { VerificationLedger } from '../application/ports/verification-ledger.port';
-import { Challenge } from '../domain/challenge';
+import { Challenge, ChallengeLookup } from '../domain/challenge';
 import { TfaMethod } from '../domain/tfa-method';
 import { emptyLedger, FailureLedger } from '../domain/verification-failures';
 
-/** In-memory fakes of the 2FA ports for fast use-case tests. */
+/** In-memory fakes of the 2FA ports for fast use-case tests; contract suites keep them true. */
 
-type NewUser = Parameters<UserRepository['create']>[0];
-type UserWithPassword = Awaited<ReturnType<UserRepository['findByLogin']>>;
+/** A fake whose state a transaction can take back (the database's rows). */
+export interface Transactional {
+  /** Copies the state; the function restores the copy. */
+  snapshot(): () => void;
+}
 
-export class InMemoryTfaMethodRepository extends TfaMethodRepository {
-  readonly rows = new Map<number, TfaMethod>();
+/**
+ * A unit of work over in-memory fakes: a failure inside the outermost `run` restores every
+ * participant as it was, as a PostgreSQL ROLLBACK would. Nested runs join the outer one.
+ */
+export class SnapshotUnitOfWork extends UnitOfWork {
+  private readonly participants: Transactional[] = [];
+  private depth = 0;
+
+  get inTransaction(): boolean {
+    return this.depth > 0;
+  }
+
+  join(...participants: Transactional[]): void {
+    this.participants.push(...participants);
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.depth > 0) return work();
+    const restores = this.participants.map((participant) => participant.snapshot());
+    this.depth += 1;
+    try {
+      return await work();
+    } catch (error) {
+      for (const restore of restores) restore();
+      throw error;
+    } finally {
+      this.depth -= 1;
+    }
+  }
+}
+
+export class InMemoryTfaMethodRepository extends TfaMethodRepository implements Transactional {
+  rows = new Map<number, TfaMethod>();
   private nextId = 1;
 
   constructor(private readonly clock: Clock) {
     super();
   }
 
+  snapshot() {
+    const rows = new Map([...this.rows].map(([id, row]) => [id, { ...row }]));
+    return () => {
+      this.rows = rows;
+    };
+  }
+
   async listByUser(userId: number) {
-    return [...this.rows.values()].filter((m) => m.userId === userId).map((m) => ({ ...m }));
+    return [...this.rows.values()]
+      .filter((m) => m.userId === userId)
+      .sort((a, b) => a.id - b.id)
+      .map((m) => ({ ...m }));
   }
   async findById(id: number) {
     const row = this.rows.get(id);
@@ -68,23 +117,33 @@ export class InMemoryTfaMethodRepository extends TfaMethodRepository {
     this.rows.delete(methodId);
   }
   async recordUse(methodId: number, now: Date) {
-    this.rows.get(methodId)!.lastUsedAt = now;
+    const row = this.rows.get(methodId);
+    if (row) row.lastUsedAt = now;
   }
   async advanceTotpStep(methodId: number, step: number) {
-    const row = this.rows.get(methodId)!;
-    if (row.lastTotpStep !== null && row.lastTotpStep >= step) return false;
+    const row = this.rows.get(methodId);
+    if (!row || (row.lastTotpStep !== null && row.lastTotpStep >= step)) return false;
     row.lastTotpStep = step;
     return true;
   }
 }
 
-export class InMemoryBackupCodeRepository extends BackupCodeRepository {
-  readonly rows: Array<{
-    userId: number;
-    digest: string;
-    usedAt: Date | null;
-    deletedAt: Date | null;
-  }> = [];
+interface BackupCodeRow {
+  userId: number;
+  digest: string;
+  usedAt: Date | null;
+  deletedAt: Date | null;
+}
+
+export class InMemoryBackupCodeRepository extends BackupCodeRepository implements Transactional {
+  rows: BackupCodeRow[] = [];
+
+  snapshot() {
+    const rows = this.rows.map((row) => ({ ...row }));
+    return () => {
+      this.rows = rows;
+    };
+  }
 
   async replaceSet(userId: number, digests: string[]) {
     for (const row of this.rows)
@@ -110,25 +169,32 @@ export class InMemoryBackupCodeRepository extends BackupCodeRepository {
   }
 }
 
+type StoredChallenge = Challenge & { codeCiphertext: string | null; deliverySend: number };
+
 /** Challenges with the Redis adapter's semantics; the TTL is left to the clock check. */
 export class InMemoryChallengeStore extends ChallengeStore {
-  readonly challenges = new Map<
-    string,
-    Challenge & { codeCiphertext: string | null; deliverySend: number }
-  >();
+  readonly challenges = new Map<string, StoredChallenge>();
   readonly markers = new Map<string, 'open' | 'cleared'>();
   readonly recentSms = new Map<number, string>();
   readonly pending = new Map<number, string>();
   /** `<key>-<send>` of sends whose every attempt failed. */
   readonly deliveryFailed = new Set<string>();
+  /** When set, every call fails as a store that is away would. */
+  failing = false;
+
+  private up(): void {
+    if (this.failing) throw new Error('challenge store down');
+  }
 
   async create(challenge: Challenge) {
+    this.up();
     this.challenges.set(challenge.key, { ...challenge, codeCiphertext: null, deliverySend: 0 });
     this.markers.set(challenge.key, 'open');
   }
   async find(key: string): Promise<ChallengeLookup> {
+    this.up();
     const found = this.challenges.get(key);
-    if (found) return { state: 'active', challenge: { ...found } };
+    if (found) return { state: 'active', challenge: toChallenge(found) };
     const marker = this.markers.get(key);
     if (!marker) return { state: 'unknown' };
     return { state: marker === 'cleared' ? 'cleared' : 'expired' };
@@ -143,6 +209,7 @@ export class InMemoryChallengeStore extends ChallengeStore {
       codeCiphertext: string | null;
     },
   ) {
+    this.up();
     const found = this.challenges.get(key);
     if (!found) return null;
     Object.assign(found, code);
@@ -151,6 +218,7 @@ export class InMemoryChallengeStore extends ChallengeStore {
     return found.sends;
   }
   async consume(key: string) {
+    this.up();
     const found = this.challenges.get(key);
     if (!found) return false;
     this.challenges.delete(key);
@@ -159,11 +227,17 @@ export class InMemoryChallengeStore extends ChallengeStore {
     return true;
   }
   async readDeliveryCopy(key: string): Promise<(DeliveryCopy & Challenge) | null> {
+    this.up();
     const found = this.challenges.get(key);
     if (!found?.codeCiphertext) return null;
-    return { ...found, codeCiphertext: found.codeCiphertext, sendNumber: found.deliverySend };
+    return {
+      ...toChallenge(found),
+      codeCiphertext: found.codeCiphertext,
+      sendNumber: found.deliverySend,
+    };
   }
   async resendCode(key: string) {
+    this.up();
     const found = this.challenges.get(key);
     if (!found?.codeCiphertext) return null;
     found.sends += 1;
@@ -171,13 +245,16 @@ export class InMemoryChallengeStore extends ChallengeStore {
     return found.sends;
   }
   async markDeliveryFailed(key: string, sendNumber: number) {
+    this.up();
     const found = this.challenges.get(key);
     if (found && found.deliverySend === sendNumber) this.deliveryFailed.add(`${key}-${sendNumber}`);
   }
   async rememberPendingSms(userId: number, key: string) {
+    this.up();
     this.pending.set(userId, key);
   }
   async pendingSms(userId: number) {
+    this.up();
     return this.pending.get(userId) ?? null;
   }
   async rekey(
@@ -185,8 +262,9 @@ export class InMemoryChallengeStore extends ChallengeStore {
     newKey: string,
     code: { codeDigest: string; codeCiphertext: string },
   ) {
+    this.up();
     const found = this.challenges.get(oldKey);
-    if (!found) return false;
+    if (!found || this.challenges.has(newKey)) return false;
     this.challenges.delete(oldKey);
     this.markers.set(oldKey, 'cleared');
     this.challenges.set(newKey, {
@@ -198,12 +276,14 @@ export class InMemoryChallengeStore extends ChallengeStore {
     this.markers.set(newKey, 'open');
     return true;
   }
-  async reserveRecentSms(userId: number, key: string) {
+  async reserveRecentSms(userId: number, key: string, _windowMs: number) {
+    this.up();
     if (this.recentSms.has(userId)) return false;
     this.recentSms.set(userId, key);
     return true;
   }
   async releaseRecentSms(userId: number, key: string) {
+    this.up();
     if (this.recentSms.get(userId) === key) this.recentSms.delete(userId);
   }
   /** Simulates the TTL running out. */
@@ -212,12 +292,46 @@ export class InMemoryChallengeStore extends ChallengeStore {
   }
 }
 
-/** The ledger without a lock: unit tests run one verification at a time. */
-export class InMemoryVerificationLedger extends VerificationLedger {
-  readonly ledgers = new Map<number, FailureLedger>();
-  readonly spent = new Set<string>();
+/** The stored fields a challenge is made of (what the Redis hash holds). */
+function toChallenge(stored: StoredChallenge): Challenge {
+  return {
+    id: stored.id,
+    key: stored.key,
+    userId: stored.userId,
+    purpose: stored.purpose,
+    channel: stored.channel,
+    destination: stored.destination,
+    methodId: stored.methodId,
+    codeDigest: stored.codeDigest,
+    sends: stored.sends,
+    createdAtMs: stored.createdAtMs,
+  };
+}
+
+/**
+ * The ledger without a lock: unit tests run one verification at a time. Like the
+ * PostgreSQL adapter, it locks only inside a unit of work, and rolls back with it.
+ */
+export class InMemoryVerificationLedger extends VerificationLedger implements Transactional {
+  ledgers = new Map<number, FailureLedger>();
+  spent = new Set<string>();
+
+  constructor(private readonly unitOfWork: SnapshotUnitOfWork) {
+    super();
+  }
+
+  snapshot() {
+    const ledgers = structuredClone(this.ledgers);
+    const spent = new Set(this.spent);
+    return () => {
+      this.ledgers = ledgers;
+      this.spent = spent;
+    };
+  }
 
   async lockAndLoad(userId: number) {
+    if (!this.unitOfWork.inTransaction)
+      throw new Error('VerificationLedger.lockAndLoad must run inside a unit of work');
     return this.load(userId);
   }
   async load(userId: number) {
@@ -260,47 +374,40 @@ export class RecordingCodeDeliveryQueue extends CodeDeliveryQueue {
   }
 }
 
-export class InMemoryUserRepository extends UserRepository {
-  readonly users = new Map<number, User>();
+/** Records attempts; answers with `next` (default: accepted). */
+export class RecordingCodeDeliveryProvider extends CodeDeliveryProvider {
+  readonly attempts: CodeDeliveryAttempt[] = [];
+  next: CodeDeliveryResult | Error | null = null;
+  async deliver(attempt: CodeDeliveryAttempt): Promise<CodeDeliveryResult> {
+    this.attempts.push(attempt);
+    const next = this.next;
+    if (next instanceof Error) throw next;
+    return next ?? { outcome: 'sent', provider: 'recording', providerMessageId: 'm1' };
+  }
+}
 
-  add(partial: Partial<User> & { id: number }): User {
-    const user: User = {
-      email: `user${partial.id}@example.test`,
-      username: null,
-      fullName: '',
-      emailVerifiedAt: new Date(0),
-      isAdmin: false,
-      phoneNumber: null,
-      tfaEnabled: false,
-      tfaStatus: 'disabled',
-      credit: 0,
-      balance: 0,
-      smsFraudFlaggedAt: null,
-      createdAt: new Date(0),
-      ...partial,
+/**
+ * Admits every SMS unless told to refuse; records what was admitted and what was given
+ * back, so a test can tell a charged send from a refunded one.
+ */
+export class RecordingSmsSendingPolicy extends SmsSendingPolicy {
+  readonly admitted: SmsSendRequest[] = [];
+  readonly refunded: SmsSendRequest[] = [];
+  /** The error the next request is refused with, if any. */
+  refuseWith: Error | null = null;
+
+  async assertMaySend(request: SmsSendRequest): Promise<SmsSendPermit> {
+    if (this.refuseWith) throw this.refuseWith;
+    this.admitted.push(request);
+    return {
+      refund: async () => {
+        this.refunded.push(request);
+      },
     };
-    this.users.set(user.id, user);
-    return user;
   }
-  async findById(id: number) {
-    return this.users.get(id) ?? null;
-  }
-  async findByLogin(): Promise<UserWithPassword> {
-    return null;
-  }
-  async create(user: NewUser): Promise<User> {
-    return this.add({ id: this.users.size + 1, email: user.email });
-  }
-  async upsert(user: NewUser & { id: number }): Promise<User> {
-    return this.add({ id: user.id, email: user.email });
-  }
-  async setTfaState(userId: number, enabled: boolean, status: TfaStatus) {
-    Object.assign(this.users.get(userId)!, { tfaEnabled: enabled, tfaStatus: status });
-  }
-  async setSmsFraudFlag(userId: number, flaggedAt: Date | null) {
-    const user = this.users.get(userId);
-    if (!user) return false;
-    user.smsFraudFlaggedAt = flaggedAt;
-    return true;
+
+  /** Sends admitted and not given back. */
+  get charged(): number {
+    return this.admitted.length - this.refunded.length;
   }
 }

@@ -1,13 +1,4 @@
-import { Challenge } from '../../domain/challenge';
-
-export type ChallengeLookup =
-  | { state: 'active'; challenge: Challenge }
-  /** Issued once, then consumed or discarded after too many wrong codes. */
-  | { state: 'cleared' }
-  /** Issued once and timed out. */
-  | { state: 'expired' }
-  /** Never issued (or forgotten long ago). */
-  | { state: 'unknown' };
+import { Challenge, ChallengeLookup } from '../../domain/challenge';
 
 export interface DeliveryCopy {
   /** Ciphertext of the code, readable only by the delivery processor. */

@@ -1,9 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { SecondFactorMethodRecord } from '@app/accounts';
 import { METHOD_TYPES, TfaMethodType } from '../../domain/tfa-method';
 import { TFA_POLICY } from '../../domain/tfa-policy';
 
-/** The spec's "2FA method record" (domain toMethodRecord): never a TOTP secret. */
-export class TfaMethodRecordDto {
+/**
+ * The spec's "2FA method record" for OpenAPI: never a TOTP secret. Bodies are made by
+ * accounts' presentSecondFactorMethod, the one presenter of this record (the password
+ * login offers it too); `implements` keeps this schema and that shape in step.
+ */
+export class TfaMethodRecordDto implements SecondFactorMethodRecord {
   @ApiProperty({ type: 'integer', example: 55, description: 'send as tfa_method_id' })
   id: number;
 

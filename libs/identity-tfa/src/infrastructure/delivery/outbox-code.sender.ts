@@ -29,12 +29,12 @@ export class OutboxCodeSender extends CodeSender {
         : { subject: null, text: smsBody(this.brand, message) };
     // A concurrent insert of the same send (a dead worker's, still waiting on a lock) makes
     // this one wait for it and then do nothing: exactly one row either way.
-    const rows = (await this.tx.manager.query(
+    const rows = await this.tx.rows<{ id: string }>(
       `INSERT INTO tfa_outbox_messages (channel, recipient, subject, body, delivery_id)
        VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (delivery_id) DO NOTHING RETURNING id`,
       [message.channel, message.destination, content.subject, content.text, message.idempotencyKey],
-    )) as Array<{ id: string }>;
+    );
     if (rows.length > 0) return { providerMessageId: `outbox-${rows[0].id}` };
     const earlier = await this.findSent(message);
     if (!earlier) throw new Error('outbox row of this delivery vanished after a conflict');
@@ -43,10 +43,10 @@ export class OutboxCodeSender extends CodeSender {
 
   /** The row an earlier attempt of this send stored, if any. */
   async findSent(message: CodeMessage): Promise<SentMessage | null> {
-    const rows = (await this.tx.manager.query(
+    const rows = await this.tx.rows<{ id: string }>(
       `SELECT id FROM tfa_outbox_messages WHERE delivery_id = $1`,
       [message.idempotencyKey],
-    )) as Array<{ id: string }>;
+    );
     return rows.length > 0 ? { providerMessageId: `outbox-${rows[0].id}` } : null;
   }
 }
@@ -66,19 +66,19 @@ export class OutboxReader {
   constructor(private readonly tx: TransactionalEntityManager) {}
 
   async list(to?: string, limit = 50): Promise<OutboxMessage[]> {
-    const rows = (await this.tx.manager.query(
-      `SELECT id, channel, recipient, subject, body, created_at FROM tfa_outbox_messages
-        WHERE ($1::text IS NULL OR lower(recipient) = lower($1))
-        ORDER BY id DESC LIMIT $2`,
-      [to ?? null, limit],
-    )) as Array<{
+    const rows = await this.tx.rows<{
       id: string;
       channel: string;
       recipient: string;
       subject: string | null;
       body: string;
       created_at: Date;
-    }>;
+    }>(
+      `SELECT id, channel, recipient, subject, body, created_at FROM tfa_outbox_messages
+        WHERE ($1::text IS NULL OR lower(recipient) = lower($1))
+        ORDER BY id DESC LIMIT $2`,
+      [to ?? null, limit],
+    );
     return rows.map((row) => ({
       id: Number(row.id),
       channel: row.channel,

@@ -1,0 +1,97 @@
+import { accountsKit, InMemoryLoginThrottle, RecordingLoginSecondFactor } from '../testing';
+import { AccountsError } from '../domain/errors';
+import { LoginChallenge } from './ports/login-second-factor.port';
+import { PasswordLoginUseCase } from './password-login.use-case';
+
+const challenge: LoginChallenge = {
+  secret: 'tfa-secret',
+  methods: [{ kind: 'legacy', type: 'sms', maskedPhoneNumber: '********0123' }],
+};
+
+function setup(options: { secondFactor?: boolean } = {}) {
+  const { users, hasher, credentials, issuer } = accountsKit();
+  const throttle = new InMemoryLoginThrottle(3);
+  const secondFactor = new RecordingLoginSecondFactor(challenge);
+  const login = new PasswordLoginUseCase(
+    users,
+    hasher,
+    throttle,
+    issuer,
+    options.secondFactor === false ? undefined : secondFactor,
+  );
+  users.add({ id: 7, email: 'ada@example.com', username: 'ada' }, 'hashed:right');
+  users.add({ id: 8, email: 'bob@example.com', tfaStatus: 'enabled' }, 'hashed:right');
+  return { users, hasher, throttle, credentials, secondFactor, login };
+}
+
+const attempt = (login: string, password: string) => ({
+  login,
+  password,
+  clientAddress: '203.0.113.9',
+});
+
+async function errorCode(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.catch((e: unknown) => e);
+  if (!(error instanceof AccountsError)) throw new Error(`expected an AccountsError: ${error}`);
+  return error.code;
+}
+
+describe('PasswordLoginUseCase', () => {
+  it('without 2FA, the right password by username or email issues a session', async () => {
+    const { credentials, login } = setup();
+    const byName = await login.execute(attempt('ada', 'right'));
+    expect(byName).toMatchObject({ kind: 'session', user: { id: 7 } });
+    await login.execute(attempt('ADA@example.com', 'right'));
+    expect(credentials.sessions.map((s) => s.userId)).toEqual([7, 7]);
+  });
+
+  it('a wrong password and an unknown name fail alike, after a password check', async () => {
+    const { hasher, credentials, login } = setup();
+    expect(await errorCode(login.execute(attempt('ada', 'wrong')))).toBe('login_failed');
+    expect(await errorCode(login.execute(attempt('nobody', 'right')))).toBe('login_failed');
+    expect(hasher.verified).toEqual(['hashed:right', null]);
+    expect(credentials.sessions).toEqual([]);
+  });
+
+  it('counts attempts before the password is checked; a used-up budget checks nothing', async () => {
+    const { hasher, throttle, login } = setup();
+    for (let i = 0; i < 3; i += 1) await login.execute(attempt('ada', 'wrong')).catch(() => null);
+    expect(await errorCode(login.execute(attempt('ada', 'right')))).toBe('login_throttled');
+    expect(hasher.verified).toHaveLength(3);
+    expect(throttle.attempts.get('user:7')).toBe(3);
+    // An unknown name counts under the name itself (here from an address with budget left).
+    await login
+      .execute({ login: 'Nobody', password: 'x', clientAddress: '198.51.100.1' })
+      .catch(() => null);
+    expect(throttle.attempts.get('login:nobody')).toBe(1);
+  });
+
+  it("the right password clears the user's count and gives the address its attempt back", async () => {
+    const { throttle, login } = setup();
+    await login.execute(attempt('ada', 'wrong')).catch(() => null);
+    await login.execute(attempt('ada', 'right'));
+    expect(throttle.attempts.get('user:7')).toBeUndefined();
+    expect(throttle.attempts.get('addr:203.0.113.9')).toBe(1);
+  });
+
+  it('with 2FA, hands over to the second factor instead of issuing a session', async () => {
+    const { credentials, secondFactor, login } = setup();
+    const result = await login.execute(attempt('bob@example.com', 'right'));
+    expect(result).toEqual({
+      kind: 'second_factor',
+      user: expect.objectContaining({ id: 8 }),
+      tfaSecret: 'tfa-secret',
+      methods: challenge.methods,
+    });
+    expect(secondFactor.openedFor.map((user) => user.id)).toEqual([8]);
+    expect(credentials.sessions).toEqual([]);
+  });
+
+  it('with 2FA and no second factor bound, the login is unavailable, never a session', async () => {
+    const { credentials, login } = setup({ secondFactor: false });
+    expect(await errorCode(login.execute(attempt('bob@example.com', 'right')))).toBe(
+      'service_unavailable',
+    );
+    expect(credentials.sessions).toEqual([]);
+  });
+});

@@ -1,0 +1,132 @@
+import { otherThan, rejection, tfaTestKit } from '../testing/tfa-test-kit';
+import { CompleteLoginUseCase } from './complete-login.use-case';
+
+const PHONE = '+14155550123';
+
+async function setup() {
+  const kit = tfaTestKit();
+  const login = new CompleteLoginUseCase(kit.lookup, kit.verifier, kit.credentialIssuer);
+  const user = kit.addUser(7);
+  /** A login challenge (what the password login hands out), with an SMS code sent on it. */
+  const smsLogin = async () => {
+    const sms = await kit.addSmsMethod(7, PHONE);
+    const { secret, challenge } = await kit.challenges.open(7, 'login');
+    await kit.challenges.sendCode(challenge, 'sms', PHONE, sms.id);
+    return { secret, challenge, code: await kit.lastCode() };
+  };
+  return { kit, login, user, smsLogin };
+}
+
+describe('CompleteLoginUseCase', () => {
+  it('logged out, the login secret and its SMS code open a session; the code is spent', async () => {
+    const { kit, login, smsLogin } = await setup();
+    const { secret, challenge, code } = await smsLogin();
+    const completed = await login.execute({ factor: { code, secret }, admin: false });
+    expect(completed).toMatchObject({ user: { id: 7 }, legacy: false });
+    expect(completed.backupCodesRemaining).toBeUndefined();
+    expect(kit.credentials.sessions).toEqual([
+      expect.objectContaining({ userId: 7, isAdmin: false, expiresAt: completed.expiresAt }),
+    ]);
+    expect(kit.ledger.spent.has(challenge.id)).toBe(true);
+    const again = await rejection(login.execute({ factor: { code, secret }, admin: false }));
+    expect(again.code).toBe('no_challenge_found');
+    expect(kit.credentials.sessions).toHaveLength(1);
+  });
+
+  it('refuses an account without 2FA before any code is compared', async () => {
+    const { kit, login } = await setup();
+    kit.users.add({ id: 8, tfaStatus: 'disabled' });
+    const { secret } = await kit.challenges.open(8, 'login');
+    const error = await rejection(
+      login.execute({ factor: { tfaMethod: 'totp', code: '123456', secret }, admin: false }),
+    );
+    expect(error.code).toBe('2fa_login_failed');
+    expect(kit.credentials.sessions).toEqual([]);
+  });
+
+  it('an admin session only for an admin user', async () => {
+    const { kit, login } = await setup();
+    const { codeAt } = await kit.addTotpMethod(7);
+    await login.execute({ userId: 7, factor: { tfaMethod: 'totp', code: codeAt(0) }, admin: true });
+    kit.users.add({ id: 9, isAdmin: true, tfaStatus: 'enabled', tfaEnabled: true });
+    const admin = await kit.addTotpMethod(9);
+    kit.clock.advance(30_000);
+    await login.execute({
+      userId: 9,
+      factor: { tfaMethod: 'totp', code: admin.codeAt(0) },
+      admin: true,
+    });
+    expect(kit.credentials.sessions.map((s) => [s.userId, s.isAdmin])).toEqual([
+      [7, false],
+      [9, true],
+    ]);
+  });
+
+  it('logged out, a TOTP login uses up the login secret with the code', async () => {
+    const { kit, login } = await setup();
+    const { codeAt } = await kit.addTotpMethod(7);
+    const { secret, challenge } = await kit.challenges.open(7, 'login');
+    await login.execute({ factor: { tfaMethod: 'totp', code: codeAt(0), secret }, admin: false });
+    expect(kit.ledger.spent.has(challenge.id)).toBe(true);
+    kit.clock.advance(30_000);
+    const reuse = await rejection(
+      login.execute({ factor: { tfaMethod: 'totp', code: codeAt(0), secret }, admin: false }),
+    );
+    expect(reuse.code).toBe('no_challenge_found');
+  });
+
+  it('a backup code reports the codes left, and nothing once none are', async () => {
+    const { kit, login } = await setup();
+    const codes = await kit.backupCodeIssuer.issue(7);
+    const first = await login.execute({
+      userId: 7,
+      factor: { backupCode: codes[0] },
+      admin: false,
+    });
+    expect(first.backupCodesRemaining).toBe(9);
+    for (const code of codes.slice(1, 9))
+      await login.execute({ userId: 7, factor: { backupCode: code }, admin: false });
+    const last = await login.execute({ userId: 7, factor: { backupCode: codes[9] }, admin: false });
+    expect(last.backupCodesRemaining).toBeUndefined();
+  });
+
+  it('says when the account is a legacy one', async () => {
+    const { kit, login } = await setup();
+    kit.users.add({ id: 8, tfaStatus: 'legacy', tfaEnabled: true, phoneNumber: PHONE });
+    const { secret, challenge } = await kit.challenges.open(8, 'login');
+    await kit.challenges.sendCode(challenge, 'sms', PHONE, null);
+    const completed = await login.execute({
+      factor: { code: await kit.lastCode(), secret },
+      admin: false,
+    });
+    expect(completed.legacy).toBe(true);
+  });
+
+  it('a wrong code issues no session and is counted against its channel', async () => {
+    const { kit, login, smsLogin } = await setup();
+    const { secret, code } = await smsLogin();
+    const error = await rejection(
+      login.execute({ factor: { code: otherThan(code), secret }, admin: false }),
+    );
+    expect(error.code).toBe('2fa_verification_failed');
+    expect(error.details).toEqual({ fail_count: 1, locked_until: null });
+    expect(await kit.failCount(7, 'sms')).toBe(1);
+    expect(kit.credentials.sessions).toEqual([]);
+  });
+
+  it('a session that cannot be stored leaves the code unspent', async () => {
+    const { kit, login } = await setup();
+    const codes = await kit.backupCodeIssuer.issue(7);
+    const createSession = kit.credentials.createSession.bind(kit.credentials);
+    kit.credentials.createSession = async () => {
+      throw new Error('connection lost');
+    };
+    await expect(
+      login.execute({ userId: 7, factor: { backupCode: codes[0] }, admin: false }),
+    ).rejects.toThrow('connection lost');
+    kit.credentials.createSession = createSession;
+    await expect(
+      login.execute({ userId: 7, factor: { backupCode: codes[0] }, admin: false }),
+    ).resolves.toMatchObject({ backupCodesRemaining: 9 });
+  });
+});

@@ -1,0 +1,100 @@
+import { otherThan, rejection, tfaTestKit } from '../testing/tfa-test-kit';
+import { RegenerateBackupCodesUseCase } from './regenerate-backup-codes.use-case';
+
+const PHONE = '+14155550123';
+
+async function setup() {
+  const kit = tfaTestKit();
+  const regenerate = new RegenerateBackupCodesUseCase(
+    kit.lookup,
+    kit.methods,
+    kit.users,
+    kit.verifier,
+    kit.backupCodeIssuer,
+    kit.uow,
+    kit.sessions,
+  );
+  return { kit, regenerate };
+}
+
+describe('RegenerateBackupCodesUseCase', () => {
+  it('needs 2FA on', async () => {
+    const { kit, regenerate } = await setup();
+    kit.users.add({ id: 7 });
+    const error = await rejection(
+      regenerate.execute({ userId: 7, factor: { tfaMethod: 'totp', code: '123456' } }),
+    );
+    expect(error.code).toBe('2fa_verification_failed');
+  });
+
+  it('a verified request replaces the whole set and ends the other sessions', async () => {
+    const { kit, regenerate } = await setup();
+    kit.addUser(7);
+    const { codeAt } = await kit.addTotpMethod(7);
+    const old = await kit.backupCodeIssuer.issue(7);
+    const codes = await regenerate.execute({
+      userId: 7,
+      factor: { tfaMethod: 'totp', code: codeAt(0) },
+      keepSessionId: 31,
+    });
+    expect(codes).toHaveLength(10);
+    expect(codes.some((code) => old.includes(code))).toBe(false);
+    expect(await kit.backupCodes.countUnused(7)).toBe(10);
+    expect(kit.sessions.calls).toEqual([{ userId: 7, keepSessionId: 31 }]);
+    const reuse = await rejection(
+      regenerate.execute({ userId: 7, factor: { backupCode: old[0] } }),
+    );
+    expect(reuse.code).toBe('invalid_backup_code');
+  });
+
+  it('a wrong code replaces nothing and ends no session', async () => {
+    const { kit, regenerate } = await setup();
+    kit.addUser(7);
+    const { codeAt } = await kit.addTotpMethod(7);
+    const old = await kit.backupCodeIssuer.issue(7);
+    const error = await rejection(
+      regenerate.execute({ userId: 7, factor: { tfaMethod: 'totp', code: otherThan(codeAt(0)) } }),
+    );
+    expect(error.code).toBe('2fa_verification_failed');
+    expect(kit.sessions.calls).toEqual([]);
+    expect(
+      (
+        await kit.verifier.verify(
+          kit.users.rows.get(7)!.user,
+          { backupCode: old[0] },
+          {
+            purposes: [],
+            failure: '2fa_verification_failed',
+          },
+        )
+      ).kind,
+    ).toBe('backup_code');
+  });
+
+  it('a legacy account gets its SMS method backfilled from the phone on file', async () => {
+    const { kit, regenerate } = await setup();
+    kit.addUser(7, { tfaStatus: 'legacy', phoneNumber: PHONE });
+    const { secret, challenge } = await kit.challenges.open(7, 'verify');
+    await kit.challenges.sendCode(challenge, 'sms', PHONE, null);
+    await regenerate.execute({ userId: 7, factor: { code: await kit.lastCode(), secret } });
+    expect(await kit.methods.listByUser(7)).toEqual([
+      expect.objectContaining({
+        type: 'sms',
+        phoneNumber: PHONE,
+        isPrimary: true,
+        label: 'SMS 0123',
+      }),
+    ]);
+    expect(kit.users.rows.get(7)?.user).toMatchObject({ tfaEnabled: true, tfaStatus: 'enabled' });
+  });
+
+  it('without a phone to backfill, nothing changes and the code stays usable', async () => {
+    const { kit, regenerate } = await setup();
+    kit.addUser(7);
+    const [code] = await kit.backupCodeIssuer.issue(7);
+    const error = await rejection(regenerate.execute({ userId: 7, factor: { backupCode: code } }));
+    expect(error.code).toBe('missing_phone_number');
+    expect(await kit.backupCodes.countUnused(7)).toBe(10);
+    expect(kit.sessions.calls).toEqual([]);
+  });
+});

@@ -1,0 +1,98 @@
+import { rejection, tfaTestKit } from '../testing/tfa-test-kit';
+import { RemoveMethodUseCase } from './remove-method.use-case';
+
+const PHONE = '+14155550123';
+
+async function setup() {
+  const kit = tfaTestKit();
+  const remove = new RemoveMethodUseCase(
+    kit.lookup,
+    kit.methods,
+    kit.backupCodes,
+    kit.users,
+    kit.verifier,
+    kit.uow,
+    kit.clock,
+    kit.sessions,
+  );
+  kit.addUser(7);
+  return { kit, remove };
+}
+
+describe('RemoveMethodUseCase', () => {
+  it('refuses what it cannot do before any code is compared or spent', async () => {
+    const { kit, remove } = await setup();
+    const { codeAt } = await kit.addTotpMethod(7);
+    const [code] = await kit.backupCodeIssuer.issue(7);
+    kit.addUser(8);
+    const foreign = await kit.addSmsMethod(8, PHONE);
+    const noTarget = await rejection(remove.execute({ userId: 7, factor: { backupCode: code } }));
+    expect(noTarget.code).toBe('bad_request');
+    const notOwned = await rejection(
+      remove.execute({ userId: 7, factor: { backupCode: code }, targetId: foreign.id }),
+    );
+    expect(notOwned.code).toBe('not_found');
+    const byEmail = await rejection(
+      remove.execute({ userId: 7, factor: { tfaMethod: 'email', code: codeAt(0), secret: 's' } }),
+    );
+    expect(byEmail.code).toBe('bad_request');
+    expect(await kit.backupCodes.countUnused(7)).toBe(10);
+    expect(await kit.methods.findById(foreign.id)).not.toBeNull();
+    expect(kit.sessions.calls).toEqual([]);
+  });
+
+  it('removes the verifying method by default; the oldest remaining becomes primary', async () => {
+    const { kit, remove } = await setup();
+    const { method: app, codeAt } = await kit.addTotpMethod(7);
+    const phone = await kit.addSmsMethod(7, PHONE, false);
+    const result = await remove.execute({
+      userId: 7,
+      factor: { tfaMethod: 'totp', code: codeAt(0) },
+      keepSessionId: 12,
+    });
+    expect(result).toEqual({ disabled: false, remainingMethods: 1 });
+    expect(await kit.methods.findById(app.id)).toBeNull();
+    expect((await kit.methods.findById(phone.id))!.isPrimary).toBe(true);
+    expect(kit.sessions.calls).toEqual([{ userId: 7, keepSessionId: 12 }]);
+  });
+
+  it('removing the last method turns 2FA off and retires the backup codes', async () => {
+    const { kit, remove } = await setup();
+    const { method: app } = await kit.addTotpMethod(7);
+    const codes = await kit.backupCodeIssuer.issue(7);
+    const result = await remove.execute({
+      userId: 7,
+      factor: { backupCode: codes[0] },
+      targetId: app.id,
+    });
+    expect(result).toEqual({ disabled: true });
+    expect(await kit.methods.listByUser(7)).toEqual([]);
+    expect(await kit.backupCodes.countUnused(7)).toBe(0);
+    expect(kit.users.rows.get(7)?.user).toMatchObject({ tfaEnabled: false, tfaStatus: 'disabled' });
+  });
+
+  it('on a legacy account, disables 2FA', async () => {
+    const { kit, remove } = await setup();
+    kit.addUser(7, { tfaStatus: 'legacy', phoneNumber: PHONE });
+    const { secret, challenge } = await kit.challenges.open(7, 'verify');
+    await kit.challenges.sendCode(challenge, 'sms', PHONE, null);
+    const result = await remove.execute({
+      userId: 7,
+      factor: { code: await kit.lastCode(), secret },
+    });
+    expect(result).toEqual({ disabled: true });
+    expect(kit.users.rows.get(7)?.user).toMatchObject({ tfaEnabled: false, tfaStatus: 'disabled' });
+  });
+
+  it('a wrong code removes nothing', async () => {
+    const { kit, remove } = await setup();
+    const { method: app } = await kit.addTotpMethod(7);
+    await kit.backupCodeIssuer.issue(7);
+    const error = await rejection(
+      remove.execute({ userId: 7, factor: { backupCode: 'ZZZZ-ZZZZ-ZZZ2' }, targetId: app.id }),
+    );
+    expect(error.code).toBe('invalid_backup_code');
+    expect(await kit.methods.findById(app.id)).not.toBeNull();
+    expect(kit.sessions.calls).toEqual([]);
+  });
+});

@@ -1,0 +1,94 @@
+import { rejection, tfaTestKit } from '../testing/tfa-test-kit';
+import { StartMethodAuthorizationUseCase } from './start-method-authorization.use-case';
+
+const PHONE = '+14155550123';
+
+async function setup() {
+  const kit = tfaTestKit();
+  const start = new StartMethodAuthorizationUseCase(
+    kit.lookup,
+    kit.methods,
+    kit.verifier,
+    kit.challenges,
+    kit.gate,
+    kit.smsBudget,
+  );
+  kit.addUser(7);
+  return { kit, start };
+}
+
+describe('StartMethodAuthorizationUseCase', () => {
+  it('a backup code opens the window at once; a wrong one opens nothing', async () => {
+    const { kit, start } = await setup();
+    await kit.addTotpMethod(7);
+    const [code] = await kit.backupCodeIssuer.issue(7);
+    const wrong = await rejection(start.execute({ userId: 7, backupCode: 'ZZZZ-ZZZZ-ZZZ2' }));
+    expect(wrong.code).toBe('invalid_backup_code');
+    expect(await kit.gate.isGranted(7)).toBe(false);
+    expect(await start.execute({ userId: 7, backupCode: code })).toEqual({ kind: 'granted' });
+    expect(await kit.gate.isGranted(7)).toBe(true);
+    expect(await kit.backupCodes.countUnused(7)).toBe(9);
+  });
+
+  it('a user without methods authorizes by email, whatever was asked for', async () => {
+    const { kit, start } = await setup();
+    const result = await start.execute({ userId: 7, tfaMethod: 'sms' });
+    expect(result.kind).toBe('challenge');
+    const secret = result.kind === 'challenge' ? result.secret : '';
+    expect(await kit.challenges.load(secret)).toMatchObject({
+      purpose: 'authorize',
+      channel: 'email',
+      destination: 'user7@example.test',
+    });
+    expect(kit.queue.jobs).toHaveLength(1);
+    expect(await kit.gate.isGranted(7)).toBe(false);
+  });
+
+  it('by default the primary method; an authenticator app is sent nothing', async () => {
+    const { kit, start } = await setup();
+    await kit.addSmsMethod(7, PHONE, false);
+    const { method: app } = await kit.addTotpMethod(7, { isPrimary: true });
+    const result = await start.execute({ userId: 7 });
+    const secret = result.kind === 'challenge' ? result.secret : '';
+    expect(await kit.challenges.load(secret)).toMatchObject({
+      purpose: 'authorize',
+      channel: 'totp',
+      methodId: app.id,
+      sends: 0,
+    });
+    expect(kit.queue.jobs).toEqual([]);
+  });
+
+  it('an SMS method gets its code within the SMS budgets', async () => {
+    const { kit, start } = await setup();
+    const phone = await kit.addSmsMethod(7, PHONE);
+    const result = await start.execute({ userId: 7, tfaMethod: 'sms' });
+    const secret = result.kind === 'challenge' ? result.secret : '';
+    expect(await kit.challenges.load(secret)).toMatchObject({
+      channel: 'sms',
+      destination: PHONE,
+      methodId: phone.id,
+    });
+    expect(kit.smsPolicy.admitted).toEqual([
+      { userId: 7, destination: PHONE, resend: false, smsFraudFlagged: false },
+    ]);
+  });
+
+  it('a type the user lacks is invalid_tfa_method; an unverified email sends nothing', async () => {
+    const { kit, start } = await setup();
+    await kit.addTotpMethod(7);
+    expect((await rejection(start.execute({ userId: 7, tfaMethod: 'sms' }))).code).toBe(
+      'invalid_tfa_method',
+    );
+    kit.addUser(8, { emailVerifiedAt: null, isAdmin: true });
+    await kit.addSmsMethod(8, PHONE);
+    expect((await rejection(start.execute({ userId: 8 }))).code).toBe('email_not_verified');
+    expect(kit.queue.jobs).toEqual([]);
+  });
+
+  it('a challenge store that is away is challenge_creation_failed', async () => {
+    const { kit, start } = await setup();
+    kit.store.failing = true;
+    expect((await rejection(start.execute({ userId: 7 }))).code).toBe('challenge_creation_failed');
+  });
+});

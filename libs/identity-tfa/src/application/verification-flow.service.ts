@@ -1,0 +1,191 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, DomainError, Metrics, UnitOfWork } from '@app/platform';
+import { Challenge } from '../domain/challenge';
+import { TFA_ERROR_MESSAGES } from '../domain/error-messages';
+import { TfaError } from '../domain/errors';
+import { TfaMethod, VerificationChannel } from '../domain/tfa-method';
+import {
+  activeLock,
+  channelView,
+  FailureChannel,
+  lockDetails,
+  recordFailure,
+  recordSuccess,
+} from '../domain/verification-failures';
+import { ChallengeService } from './challenge.service';
+import { VerificationLedger } from './ports/verification-ledger.port';
+
+export type Verified =
+  | { kind: 'method'; channel: VerificationChannel; method: TfaMethod | null }
+  | { kind: 'backup_code'; remaining: number };
+
+/**
+ * What must happen exactly when the factor is spent (the login's session, the removal,
+ * the new backup codes). It commits in one database transaction with the spending of the
+ * factor, so a failure of either leaves both undone and the code usable.
+ */
+export type OnVerified<T> = (verified: Verified) => Promise<T>;
+
+export type Comparison = 'match' | 'wrong' | 'replay';
+
+/**
+ * One verification, resolved and validated by its factor's verifier (TOTP, challenge
+ * code, backup code), ready to compare under the user's lock.
+ */
+export interface Attempt {
+  channel: FailureChannel;
+  verified: () => Promise<Verified>;
+  /**
+   * Compares; 'replay' for a code accepted before (never counted). Backup codes and TOTP
+   * steps are spent by the comparison itself; the transaction undoes that if what follows fails.
+   */
+  compare: (nowMs: number) => Promise<Comparison>;
+  /** Spends what the comparison did not; false when it turns out to be spent already. */
+  spend: () => Promise<boolean>;
+  /** Retires what was spent outside the database, once the transaction committed. */
+  retire?: () => Promise<void>;
+  wrong: (failCount: number) => DomainError;
+  replay: (view: { failCount: number; lockedUntilMs: number | null }) => DomainError;
+}
+
+export interface VerificationRequest {
+  userId: number;
+  /** The `method` label of tfa_verifications_total when the request fails. */
+  label: string;
+  /** Resolves the factor and refuses what needs no comparison; nothing is counted there. */
+  attempt: () => Promise<Attempt>;
+  /**
+   * A challenge that a success uses up besides the factor itself: the login secret of
+   * a TOTP or backup-code login, the authorization of a TOTP authorize-new-method.
+   */
+  alsoSpend?: Challenge | null;
+}
+
+type Outcome<T> =
+  | { kind: 'accepted'; verified: Verified; result: T }
+  /** Refused under the lock; the transaction commits whatever was counted. */
+  | { kind: 'refused'; error: DomainError };
+
+/**
+ * The one flow every second factor goes through (login, removal, regeneration,
+ * authorization, a new number).
+ *
+ * Everything that can refuse a request without looking at the code (shape, method,
+ * challenge, ownership) is checked first by the factor's verifier and costs nothing. Then,
+ * under a lock held on the user's failure ledger for one database transaction, the code is
+ * compared, a wrong code is counted against its channel, and a right one is spent in the
+ * same transaction as the action it authorises. So: at most the budget of wrong codes is
+ * ever compared, whatever the parallelism; of N requests with one correct code exactly one
+ * succeeds; a replayed code is refused without being counted; and a failed action spends
+ * nothing. docs/identity-tfa.md, "Counting failures", gives the numbers.
+ */
+@Injectable()
+export class VerificationFlow {
+  constructor(
+    private readonly ledger: VerificationLedger,
+    private readonly challenges: ChallengeService,
+    private readonly clock: Clock,
+    private readonly metrics: Metrics,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  /** Verifies, then runs `then` atomically with the spending of the factor (see OnVerified). */
+  async verify<T>(
+    request: VerificationRequest,
+    then: OnVerified<T>,
+  ): Promise<{ verified: Verified; result: T }> {
+    try {
+      const outcome = await this.run(
+        request.userId,
+        await request.attempt(),
+        request.alsoSpend ?? null,
+        then,
+      );
+      const { verified } = outcome;
+      this.count(verified.kind === 'backup_code' ? 'backup_code' : verified.channel, 'success');
+      return outcome;
+    } catch (error) {
+      this.count(request.label, error instanceof DomainError ? error.code : 'error');
+      throw error;
+    }
+  }
+
+  private count(method: string, outcome: string): void {
+    this.metrics.increment('tfa_verifications_total', { method, outcome });
+  }
+
+  /**
+   * Compares under the user's lock and spends with `then`, in one transaction. A wrong
+   * code's count commits on its own (the transaction ends normally, then the error is
+   * thrown), so a failure stays counted.
+   */
+  private async run<T>(
+    userId: number,
+    attempt: Attempt,
+    extra: Challenge | null,
+    then: OnVerified<T>,
+  ): Promise<{ verified: Verified; result: T }> {
+    const outcome = await this.unitOfWork
+      .run(async (): Promise<Outcome<T>> => {
+        const ledger = await this.ledger.lockAndLoad(userId);
+        const nowMs = this.clock.nowMs();
+        const refused = (error: DomainError) => ({ kind: 'refused' as const, error });
+        const lock = activeLock(ledger, attempt.channel, nowMs);
+        if (lock)
+          return refused(
+            new TfaError(
+              'tfa_locked',
+              TFA_ERROR_MESSAGES.locked,
+              lockDetails(lock.failCount, lock.lockedUntilMs),
+            ),
+          );
+        if (extra && (await this.ledger.isChallengeSpent(extra.id)))
+          return refused(new TfaError('no_challenge_found', TFA_ERROR_MESSAGES.challengeSpent));
+        const comparison = await attempt.compare(nowMs);
+        if (comparison === 'replay')
+          return refused(attempt.replay(channelView(ledger, attempt.channel, nowMs)));
+        if (comparison === 'wrong') {
+          const recorded = recordFailure(ledger, attempt.channel, nowMs);
+          await this.ledger.save(userId, recorded.ledger);
+          if (!recorded.lock) return refused(attempt.wrong(recorded.failCount));
+          this.metrics.increment('tfa_lockouts_total', { method: attempt.channel });
+          return refused(
+            new TfaError(
+              'tfa_locked',
+              TFA_ERROR_MESSAGES.locked,
+              lockDetails(recorded.lock.failCount, recorded.lock.lockedUntilMs),
+            ),
+          );
+        }
+        const spent =
+          (await attempt.spend()) &&
+          (!extra || (await this.ledger.markChallengeSpent(extra.id, userId, this.clock.now())));
+        // Cannot happen under the lock; if it did, the rollback undoes a partial spend.
+        if (!spent) throw new SpentMeanwhile();
+        const verified = await attempt.verified();
+        const result = await then(verified);
+        if (ledger.channels[attempt.channel]?.failuresMs.length)
+          await this.ledger.save(userId, recordSuccess(ledger, attempt.channel));
+        return { kind: 'accepted', verified, result };
+      })
+      .catch((error: unknown): Outcome<T> => {
+        if (error instanceof SpentMeanwhile)
+          return {
+            kind: 'refused',
+            error: new TfaError('no_challenge_found', TFA_ERROR_MESSAGES.challengeSpent),
+          };
+        throw error;
+      });
+    if (outcome.kind === 'refused') throw outcome.error;
+    await attempt.retire?.();
+    if (extra) await this.challenges.retire(extra);
+    return { verified: outcome.verified, result: outcome.result };
+  }
+}
+
+/** A factor spent by another request between the comparison and the spending. */
+class SpentMeanwhile extends Error {
+  constructor() {
+    super(TFA_ERROR_MESSAGES.challengeSpent);
+  }
+}
