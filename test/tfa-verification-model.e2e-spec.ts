@@ -66,9 +66,17 @@ interface Verification {
   token: number;
 }
 
-function apply(model: Model, v: Verification): Result {
-  if (model.locked[v.channel] || model.userLocked) return 'locked';
-  if (v.channel === 'email' && model.spentChallenges.has(v.token)) return 'replay';
+/**
+ * The answers the server may give to `v` in this state. One answer, except for a spent
+ * email challenge while locked: the spent challenge is seen before the lock (no comparison
+ * needed) unless the request passed that check while the spending request was still
+ * finishing, and then the lock refuses it first. Either way nothing changes.
+ */
+function apply(model: Model, v: Verification): Result | Result[] {
+  const locked = model.locked[v.channel] || model.userLocked;
+  if (v.channel === 'email' && model.spentChallenges.has(v.token))
+    return locked ? ['replay', 'locked'] : 'replay';
+  if (locked) return 'locked';
   if (v.right) {
     if (v.channel === 'totp') {
       if (model.lastTotpStep !== null && v.token <= model.lastTotpStep) return 'replay';
@@ -245,13 +253,13 @@ describe('2FA verification against a sequential model (random concurrent histori
       const explanation = permutations(planned.map((_, i) => i))
         .map((order) => {
           const next = cloneModel(model);
-          const results: Result[] = [];
+          const results: Array<Result | Result[]> = [];
           for (const i of order) results[i] = apply(next, planned[i].v);
           return { next, results };
         })
         .find(
           ({ next, results }) =>
-            results.every((result, i) => result === observed[i]) &&
+            results.every((result, i) => [result].flat().includes(observed[i])) &&
             JSON.stringify({
               failures: next.failures,
               locked: next.locked,
@@ -273,7 +281,13 @@ describe('2FA verification against a sequential model (random concurrent histori
     async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(batch, { minLength: 4, maxLength: 14 }), runHistory),
-        { numRuns: RUNS, endOnFailure: true },
+        {
+          numRuns: RUNS,
+          endOnFailure: true,
+          // A failure prints its seed and path: TFA_MODEL_SEED and TFA_MODEL_PATH replay it.
+          seed: process.env.TFA_MODEL_SEED ? Number(process.env.TFA_MODEL_SEED) : undefined,
+          path: process.env.TFA_MODEL_PATH,
+        },
       );
     },
     20_000 + RUNS * 15_000,
