@@ -1,9 +1,5 @@
-import {
-  InlineUnitOfWork,
-  ManualClock,
-  SeededRandomSource,
-  testSecretKeeper,
-} from '@app/platform/testing';
+import { ManualClock } from '@app/platform/testing';
+import { autoscalingKit } from '../testing/autoscaling-kit';
 import { InMemoryEndpointGroupRepository } from '../testing/in-memory-endpoint-groups';
 import { CreateEndpointGroupUseCase } from './create-endpoint-group.use-case';
 import { EndpointGroupKeys } from './endpoint-group-key';
@@ -16,10 +12,7 @@ describe('CreateEndpointGroupUseCase', () => {
   let create: CreateEndpointGroupUseCase;
 
   beforeEach(() => {
-    repository = new InMemoryEndpointGroupRepository();
-    clock = new ManualClock(Date.UTC(2026, 0, 2, 3, 4, 5));
-    keys = new EndpointGroupKeys(new SeededRandomSource(), testSecretKeeper());
-    create = new CreateEndpointGroupUseCase(repository, keys, new InlineUnitOfWork(), clock);
+    ({ repository, clock, keys, create } = autoscalingKit());
   });
 
   it('creates an active group with defaults and its own encrypted worker key', async () => {

@@ -1,13 +1,7 @@
-import {
-  InlineUnitOfWork,
-  ManualClock,
-  SeededRandomSource,
-  testSecretKeeper,
-} from '@app/platform/testing';
+import { autoscalingKit } from '../testing/autoscaling-kit';
 import { InMemoryEndpointGroupRepository } from '../testing/in-memory-endpoint-groups';
 import { CreateEndpointGroupUseCase } from './create-endpoint-group.use-case';
 import { DeleteEndpointGroupUseCase } from './delete-endpoint-group.use-case';
-import { EndpointGroupKeys } from './endpoint-group-key';
 
 describe('DeleteEndpointGroupUseCase', () => {
   const OWNER = 7;
@@ -17,14 +11,7 @@ describe('DeleteEndpointGroupUseCase', () => {
   let remove: DeleteEndpointGroupUseCase;
 
   beforeEach(() => {
-    repository = new InMemoryEndpointGroupRepository();
-    const keys = new EndpointGroupKeys(new SeededRandomSource(), testSecretKeeper());
-    create = new CreateEndpointGroupUseCase(
-      repository,
-      keys,
-      new InlineUnitOfWork(),
-      new ManualClock(),
-    );
+    ({ repository, create } = autoscalingKit());
     remove = new DeleteEndpointGroupUseCase(repository);
   });
 

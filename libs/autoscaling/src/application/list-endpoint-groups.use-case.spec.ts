@@ -1,12 +1,6 @@
-import {
-  InlineUnitOfWork,
-  ManualClock,
-  SeededRandomSource,
-  testSecretKeeper,
-} from '@app/platform/testing';
+import { autoscalingKit } from '../testing/autoscaling-kit';
 import { InMemoryEndpointGroupRepository } from '../testing/in-memory-endpoint-groups';
 import { CreateEndpointGroupUseCase } from './create-endpoint-group.use-case';
-import { EndpointGroupKeys } from './endpoint-group-key';
 import { ListEndpointGroupsUseCase } from './list-endpoint-groups.use-case';
 
 describe('ListEndpointGroupsUseCase', () => {
@@ -17,15 +11,9 @@ describe('ListEndpointGroupsUseCase', () => {
   let list: ListEndpointGroupsUseCase;
 
   beforeEach(() => {
-    repository = new InMemoryEndpointGroupRepository();
-    const keys = new EndpointGroupKeys(new SeededRandomSource(), testSecretKeeper());
-    create = new CreateEndpointGroupUseCase(
-      repository,
-      keys,
-      new InlineUnitOfWork(),
-      new ManualClock(),
-    );
-    list = new ListEndpointGroupsUseCase(repository, keys);
+    const kit = autoscalingKit();
+    ({ repository, create } = kit);
+    list = new ListEndpointGroupsUseCase(repository, kit.keys);
   });
 
   it("lists only the caller's groups, oldest first, each with its own worker key", async () => {

@@ -1,12 +1,7 @@
-import {
-  InlineUnitOfWork,
-  ManualClock,
-  SeededRandomSource,
-  testSecretKeeper,
-} from '@app/platform/testing';
+import { ManualClock } from '@app/platform/testing';
+import { autoscalingKit } from '../testing/autoscaling-kit';
 import { InMemoryEndpointGroupRepository } from '../testing/in-memory-endpoint-groups';
 import { CreateEndpointGroupUseCase } from './create-endpoint-group.use-case';
-import { EndpointGroupKeys } from './endpoint-group-key';
 import { UpdateEndpointGroupUseCase } from './update-endpoint-group.use-case';
 
 describe('UpdateEndpointGroupUseCase', () => {
@@ -18,12 +13,9 @@ describe('UpdateEndpointGroupUseCase', () => {
   let update: UpdateEndpointGroupUseCase;
 
   beforeEach(() => {
-    repository = new InMemoryEndpointGroupRepository();
-    clock = new ManualClock(Date.UTC(2026, 0, 2, 3, 4, 5));
-    const uow = new InlineUnitOfWork();
-    const keys = new EndpointGroupKeys(new SeededRandomSource(), testSecretKeeper());
-    create = new CreateEndpointGroupUseCase(repository, keys, uow, clock);
-    update = new UpdateEndpointGroupUseCase(repository, uow, clock);
+    const kit = autoscalingKit();
+    ({ repository, clock, create } = kit);
+    update = new UpdateEndpointGroupUseCase(repository, kit.uow, clock);
   });
 
   it('merges an update and re-validates the whole', async () => {
