@@ -8,9 +8,9 @@ import {
 /**
  * The SQL of the charges report, as plain text + parameters, so the repository and the
  * benchmark's SQL floor (bench/) run exactly the same statements. Cost per page: the
- * head (page 1 only) is O(buckets x days of history); a page is O(limit) index entries
- * plus the non-matching ones whose sort key lies between matching ones, plus one index
- * probe per serverless wrapper of the user in tree format (docs/billing.md).
+ * head (page 1 only) is O(buckets) index probes of the running totals; a page is O(limit)
+ * index entries plus the non-matching ones whose sort key lies between matching ones,
+ * plus one index probe per serverless wrapper of the user in tree format (docs/billing.md).
  */
 export interface SqlStatement {
   text: string;
@@ -64,11 +64,17 @@ function gappedMisses(r: Refs): string {
 }
 
 /**
- * Over billing_report_days rows r of some buckets with day <= lte: the contracts whose
- * charged days span [gte, lte] (first charged day <= lte, last charged day >= gte).
+ * The contracts of one bucket whose charged days span [gte, lte] (first charged day <= lte,
+ * last charged day >= gte): the running total of first days at the bucket's last day
+ * <= lte, less that of last days at its last day < gte. Two index probes.
  */
-function spanned(r: Refs): string {
-  return `coalesce(sum(r.starts), 0) - coalesce(sum(r.ends) FILTER (WHERE r.day < ${r.gte}), 0)`;
+function spanned(r: Refs, category: string, bucket: string): string {
+  const at = (column: string, day: string) =>
+    `coalesce((SELECT p.${column} FROM billing_report_days p
+                WHERE p.user_id = ${r.user} AND p.category = ${category} AND p.bucket = ${bucket}
+                  AND ${day}
+                ORDER BY p.day DESC LIMIT 1), 0)`;
+  return `${at('cum_starts', `p.day <= ${r.lte}`)} - ${at('cum_ends', `p.day < ${r.gte}`)}`;
 }
 
 /** The walk column, and the columns bounding it in billing_report_days and in `groups`. */
@@ -117,13 +123,15 @@ function contractKeys(
 ): string {
   const { column, dir, lo, hi } = walk(latestFirst);
   const cats = r.p.add(categories);
-  const days = `FROM billing_report_days r
+  // One pass over the summary's days for both bounds (a CTE: computed once).
+  const bounds = `(SELECT min(r.${lo}) AS lo, max(r.${hi}) AS hi FROM billing_report_days r
          WHERE r.user_id = ${r.user} AND r.day >= ${r.gte} AND r.day <= ${r.lte}
-           AND r.category = ANY(${cats}::text[])`;
-  return `SELECT c.id, c.source, c.${column} AS sort_ts FROM billing_contracts c
+           AND r.category = ANY(${cats}::text[]))`;
+  return `WITH bounds AS MATERIALIZED ${bounds}
+    SELECT c.id, c.source, c.${column} AS sort_ts FROM billing_contracts c
      WHERE c.user_id = ${r.user}
-       AND c.${column} >= (SELECT min(r.${lo}) ${days})
-       AND c.${column} <= (SELECT max(r.${hi}) ${days})
+       AND c.${column} >= (SELECT lo FROM bounds)
+       AND c.${column} <= (SELECT hi FROM bounds)
        AND c.category = ANY(${cats}::text[]) AND ${visible(snapshot)} AND ${charged(r)}
        ${keyset(r, `c.${column}`, 'c.source', after, latestFirst)}
      ORDER BY c.${column} ${dir}, c.source
@@ -203,7 +211,7 @@ export function pageStatement(
     branches.push(`SELECT 'wrapper' AS row_kind, NULL::int AS id, source, sort_ts FROM wrappers`);
   }
   // A wrapper's other bound (earliest start or latest end) is probed only for the page's
-  // wrappers; its contract count is a sum over the summary's days (as in headStatement).
+  // wrappers; its contract count comes from the running totals (as in headStatement).
   const other = walk(!filter.latestFirst);
   const wrapperColumns = parts.wrappers
     ? `SELECT (SELECT c.${other.column} FROM billing_contracts c, groups g
@@ -212,9 +220,7 @@ export function pageStatement(
                    AND ${visible(snap)} AND ${charged(r)}
                  ORDER BY c.${other.column} ${other.dir}
                  LIMIT 1) AS other_ts,
-               ((SELECT ${spanned(r)} FROM billing_report_days r
-                  WHERE r.user_id = ${r.user} AND r.category = 'serverless' AND r.bucket = e.source
-                    AND r.day <= ${r.lte})
+               (${spanned(r, `'serverless'`, 'e.source')}
                 - (SELECT count(*) FROM billing_contracts c
                     WHERE c.user_id = ${r.user} AND c.group_key = e.source AND ${gappedMisses(r)})
                )::int AS contracts
@@ -249,10 +255,11 @@ const MAX_SNAPSHOT_CHARS = 2048;
  *   written later gets a larger xid), and in-flight xids up to M stay invisible. Later
  *   pages see exactly the contracts committed in it, and two walks over unchanged data
  *   get the same snapshot (and so the same tokens).
- * - `total`, counted in that same snapshot: not a count over contracts but a sum over
- *   billing_report_days: per bucket, contracts with first charged day <= lte minus those
- *   with last charged day < gte, less the gapped contracts with no charge in range. In
- *   tree format every serverless bucket with at least one such contract is one wrapper.
+ * - `total`, counted in that same snapshot: not a count over contracts but, per bucket of
+ *   the user (walked in the summary's index, one probe each), contracts with first charged
+ *   day <= lte minus those with last charged day < gte read from the running totals, less
+ *   the gapped contracts with no charge in range. In tree format every serverless bucket
+ *   with at least one such contract is one wrapper.
  */
 export function headStatement(userId: number, filter: ChargeFilter): SqlStatement {
   const r = refs(userId, filter);
@@ -263,11 +270,17 @@ export function headStatement(userId: number, filter: ChargeFilter): SqlStatemen
       : `coalesce(sum(n) FILTER (WHERE category <> 'serverless'), 0)
          + count(*) FILTER (WHERE category = 'serverless' AND n > 0)`;
   const text = `
-    WITH spans AS (
-      SELECT r.category, r.bucket, ${spanned(r)} AS n
-        FROM billing_report_days r
-       WHERE r.user_id = ${r.user} AND r.category = ANY(${cats}::text[]) AND r.day <= ${r.lte}
-       GROUP BY r.category, r.bucket),
+    WITH RECURSIVE user_buckets AS (
+      (SELECT r.category, r.bucket FROM billing_report_days r
+        WHERE r.user_id = ${r.user} ORDER BY r.category, r.bucket LIMIT 1)
+      UNION ALL
+      SELECT n.category, n.bucket FROM user_buckets b CROSS JOIN LATERAL (
+        SELECT r.category, r.bucket FROM billing_report_days r
+         WHERE r.user_id = ${r.user} AND (r.category, r.bucket) > (b.category, b.bucket)
+         ORDER BY r.category, r.bucket LIMIT 1) n),
+    spans AS (
+      SELECT b.category, b.bucket, ${spanned(r, 'b.category', 'b.bucket')} AS n
+        FROM user_buckets b WHERE b.category = ANY(${cats}::text[])),
     misses AS (
       SELECT coalesce(c.group_key, c.category) AS bucket, count(*) AS n
         FROM billing_contracts c

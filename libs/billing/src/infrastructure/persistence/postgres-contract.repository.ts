@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { TransactionalEntityManager } from '@app/platform';
 import { ContractRepository } from '../../application/ports/contract.repository.port';
 import { Contract, DailyCharge } from '../../domain/contract';
-import { contractReportDaysSql, lockReportDaysSql, refreshReportPrefixSql } from './report-days.sql';
+import {
+  contractReportDaysSql,
+  lockReportDaysSql,
+  refreshReportPrefixSql,
+} from './report-days.sql';
 import { contractStatementDaysSql } from './statement-days.sql';
 
 @Injectable()
@@ -13,10 +17,11 @@ export class PostgresContractRepository extends ContractRepository {
 
   async replace(contract: Contract, charges: DailyCharge[]): Promise<void> {
     // Incremental summary updates (ON CONFLICT row locks) stay correct under concurrent
-    // writers; the running totals need the user's summary lock (lockReportDaysSql).
+    // writers; the running totals need the bucket's summary lock (lockReportDaysSql) on
+    // the bucket the contract leaves and on the one it joins.
     await this.tx.transaction(async () => {
-      await this.tx.rows(lockReportDaysSql, [contract.id, contract.userId]);
       await this.tx.rows(`SELECT 1 FROM billing_contracts WHERE id = $1 FOR UPDATE`, [contract.id]);
+      await this.tx.rows(lockReportDaysSql, [contract.id]);
       await this.tx.rows(contractReportDaysSql('-'), [contract.id]);
       await this.tx.rows(refreshReportPrefixSql, [contract.id]);
       await this.tx.rows(contractStatementDaysSql('-'), [contract.id]);
@@ -65,6 +70,7 @@ export class PostgresContractRepository extends ContractRepository {
           WHERE c.id = $1`,
         [contract.id],
       );
+      await this.tx.rows(lockReportDaysSql, [contract.id]);
       await this.tx.rows(contractReportDaysSql('+'), [contract.id]);
       await this.tx.rows(refreshReportPrefixSql, [contract.id]);
       await this.tx.rows(contractStatementDaysSql('+'), [contract.id]);

@@ -37,19 +37,17 @@ export function contractReportDaysSql(sign: '+' | '-'): string {
       amount = d.amount + EXCLUDED.amount${bounds}`;
 }
 
-/** First key of the advisory lock that serialises the summary writes of one user. */
-const REPORT_DAYS_LOCK_SPACE = 0x7fa0_0002;
-
 /**
- * Takes the summary lock of the users of contract $1 (its stored user, if any) and of $2
- * (the user it is written for), in ascending order so two writers cannot wait on each other.
- * The running totals of a bucket are recomputed from its rows, which is only right while
- * no other transaction is changing them; contract writes of other users go on in parallel.
+ * Takes the summary lock of contract $1's bucket (as stored now), held to the end of the
+ * transaction. The running totals of a bucket are recomputed from its rows, which is only
+ * right while no other transaction is changing them; so every writer takes the lock before
+ * touching a bucket's rows (before contractReportDaysSql), and writers of other buckets go
+ * on in parallel. A hash collision only serialises two buckets more.
  */
 export const lockReportDaysSql = `
-    SELECT pg_advisory_xact_lock(${REPORT_DAYS_LOCK_SPACE}, least($2::int, stored.user_id)),
-           pg_advisory_xact_lock(${REPORT_DAYS_LOCK_SPACE}, greatest($2::int, stored.user_id))
-      FROM (SELECT (SELECT user_id FROM billing_contracts WHERE id = $1) AS user_id) stored`;
+    SELECT pg_advisory_xact_lock(hashtextextended(
+             'billing_report_days:' || user_id || ':' || coalesce(group_key, category), 0))
+      FROM billing_contracts WHERE id = $1`;
 
 /**
  * Recomputes the running totals of contract $1's bucket from its first charged day on,
