@@ -1,11 +1,19 @@
 import { Pool } from 'pg';
 import { ChargeFilter, SortKey } from '@app/billing/domain/charge-report';
-import {
-  contractChargesStatement,
-  headStatement,
-  pageStatement,
-  wrapperAmountsStatement,
-} from '@app/billing/infrastructure/persistence/charge-report.sql';
+import * as current from '@app/billing/infrastructure/persistence/charge-report.sql';
+import * as reference from './charges-reference.sql';
+
+/** The four statement builders of a report page. */
+export interface ReportStatements {
+  headStatement: typeof current.headStatement;
+  pageStatement: typeof current.pageStatement;
+  contractChargesStatement: typeof current.contractChargesStatement;
+  wrapperAmountsStatement: typeof current.wrapperAmountsStatement;
+}
+
+/** The endpoint's statements, and the frozen ones they replaced (the reference column). */
+export const ENDPOINT_STATEMENTS: ReportStatements = current;
+export const REFERENCE_STATEMENTS: ReportStatements = reference;
 
 export interface FloorRequest {
   userId: number;
@@ -15,7 +23,11 @@ export interface FloorRequest {
   cursor: { after: SortKey; snapshot: string } | null;
 }
 
-async function headSnapshot(pool: Pool, request: FloorRequest): Promise<string> {
+async function headSnapshot(
+  pool: Pool,
+  request: FloorRequest,
+  { headStatement }: ReportStatements = ENDPOINT_STATEMENTS,
+): Promise<string> {
   const head = headStatement(request.userId, request.filter);
   return (await pool.query(head.text, head.values)).rows[0].snapshot as string;
 }
@@ -23,11 +35,17 @@ async function headSnapshot(pool: Pool, request: FloorRequest): Promise<string> 
 /**
  * One report page made of exactly the endpoint's statements, in the same rounds:
  * [head (snapshot and total) on page 1] -> page -> contract charges + wrapper amounts
- * in parallel. No HTTP, no Nest, no JSON: the floor the endpoint cannot beat.
+ * in parallel. No HTTP, no Nest, no JSON: the floor the endpoint cannot beat. With
+ * REFERENCE_STATEMENTS, the same rounds of the statements before the running totals.
  */
-export async function floorPage(pool: Pool, request: FloorRequest): Promise<number> {
+export async function floorPage(
+  pool: Pool,
+  request: FloorRequest,
+  statements: ReportStatements = ENDPOINT_STATEMENTS,
+): Promise<number> {
+  const { pageStatement, contractChargesStatement, wrapperAmountsStatement } = statements;
   const { userId, filter, limit, cursor } = request;
-  const snapshot = cursor?.snapshot ?? (await headSnapshot(pool, request));
+  const snapshot = cursor?.snapshot ?? (await headSnapshot(pool, request, statements));
   const page = pageStatement(userId, filter, snapshot, cursor?.after ?? null, limit + 1);
   const pageResult = await pool.query(page.text, page.values);
   const rows = pageResult.rows.slice(0, limit) as Array<{
@@ -55,6 +73,7 @@ export async function floorPage(pool: Pool, request: FloorRequest): Promise<numb
  * endpoint runs it), the page, and the charges of the page's contracts.
  */
 export async function explainFloor(pool: Pool, request: FloorRequest): Promise<string> {
+  const { headStatement, pageStatement, contractChargesStatement } = ENDPOINT_STATEMENTS;
   const snapshot = request.cursor?.snapshot ?? (await headSnapshot(pool, request));
   const page = pageStatement(
     request.userId,

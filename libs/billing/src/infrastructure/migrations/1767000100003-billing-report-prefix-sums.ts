@@ -33,6 +33,9 @@ export class BillingReportPrefixSums1767000100003 implements MigrationInterface 
     await runner.query(`
       CREATE INDEX billing_report_days_bucket_idx
         ON billing_report_days (user_id, category, bucket, day) INCLUDE (cum_starts, cum_ends, min_start, max_start, min_end, max_end)`);
+    // Statistics for the new index at once; autovacuum then sets the visibility map the
+    // index-only probes need after the rewrite of every row.
+    await runner.query(`ANALYZE billing_report_days`);
   }
 
   async down(runner: QueryRunner): Promise<void> {

@@ -210,22 +210,24 @@ export function pageStatement(
          WHERE true ${keyset(r, 'w.sort_ts', 'g.bucket', after, filter.latestFirst)})`);
     branches.push(`SELECT 'wrapper' AS row_kind, NULL::int AS id, source, sort_ts FROM wrappers`);
   }
-  // A wrapper's other bound (earliest start or latest end) is probed only for the page's
-  // wrappers; its contract count comes from the running totals (as in headStatement).
+  // A wrapper's other bound (earliest start or latest end) and its contract count (from the
+  // running totals, as in headStatement) are subqueries that run only for the page's
+  // wrappers: coalesce and CASE evaluate them for rows without a contract alone.
   const other = walk(!filter.latestFirst);
-  const wrapperColumns = parts.wrappers
-    ? `SELECT (SELECT c.${other.column} FROM billing_contracts c, groups g
-                 WHERE g.bucket = e.source AND c.user_id = ${r.user} AND c.group_key = e.source
-                   AND c.${other.column} >= g.${other.glo} AND c.${other.column} <= g.${other.ghi}
-                   AND ${visible(snap)} AND ${charged(r)}
-                 ORDER BY c.${other.column} ${other.dir}
-                 LIMIT 1) AS other_ts,
-               (${spanned(r, `'serverless'`, 'e.source')}
-                - (SELECT count(*) FROM billing_contracts c
-                    WHERE c.user_id = ${r.user} AND c.group_key = e.source AND ${gappedMisses(r)})
-               )::int AS contracts
-         WHERE e.row_kind = 'wrapper'`
-    : `SELECT NULL::bigint AS other_ts, NULL::int AS contracts`;
+  const otherTs = parts.wrappers
+    ? `(SELECT c.${other.column} FROM billing_contracts c, groups g
+         WHERE g.bucket = e.source AND c.user_id = ${r.user} AND c.group_key = e.source
+           AND c.${other.column} >= g.${other.glo} AND c.${other.column} <= g.${other.ghi}
+           AND ${visible(snap)} AND ${charged(r)}
+         ORDER BY c.${other.column} ${other.dir}
+         LIMIT 1)`
+    : 'NULL::bigint';
+  const contracts = parts.wrappers
+    ? `CASE WHEN e.row_kind = 'wrapper' THEN (${spanned(r, `'serverless'`, 'e.source')}
+         - (SELECT count(*) FROM billing_contracts c
+             WHERE c.user_id = ${r.user} AND c.group_key = e.source AND ${gappedMisses(r)})
+       )::int END`
+    : 'NULL::int';
   const text = `
     WITH ${ctes.join(',\n')},
     page AS (
@@ -233,12 +235,11 @@ export function pageStatement(
        ${order}
        LIMIT ${n})
     SELECT e.row_kind, e.id, e.source,
-           coalesce(k.start_ts, ${filter.latestFirst ? 'o.other_ts' : 'e.sort_ts'}) AS start_ts,
-           coalesce(k.end_ts, ${filter.latestFirst ? 'e.sort_ts' : 'o.other_ts'}) AS end_ts,
-           o.contracts, ${CONTRACT_COLUMNS}
+           coalesce(k.start_ts, ${filter.latestFirst ? otherTs : 'e.sort_ts'}) AS start_ts,
+           coalesce(k.end_ts, ${filter.latestFirst ? 'e.sort_ts' : otherTs}) AS end_ts,
+           ${contracts} AS contracts, ${CONTRACT_COLUMNS}
       FROM page e
       LEFT JOIN billing_contracts k ON k.id = e.id
-      LEFT JOIN LATERAL (${wrapperColumns}) o ON true
      ${order}`;
   return { text, values: r.p.values };
 }
@@ -278,7 +279,7 @@ export function headStatement(userId: number, filter: ChargeFilter): SqlStatemen
         SELECT r.category, r.bucket FROM billing_report_days r
          WHERE r.user_id = ${r.user} AND (r.category, r.bucket) > (b.category, b.bucket)
          ORDER BY r.category, r.bucket LIMIT 1) n),
-    spans AS (
+    spans AS MATERIALIZED (
       SELECT b.category, b.bucket, ${spanned(r, 'b.category', 'b.bucket')} AS n
         FROM user_buckets b WHERE b.category = ANY(${cats}::text[])),
     misses AS (
