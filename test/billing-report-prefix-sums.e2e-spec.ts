@@ -13,11 +13,17 @@ import { Contract, DailyCharge } from '@app/billing/domain/contract';
 import { PostgresChargeReportReader } from '@app/billing/infrastructure/persistence/postgres-charge-report.reader';
 import { PostgresContractRepository } from '@app/billing/infrastructure/persistence/postgres-contract.repository';
 import {
+  ChargeSqlRow,
   PageSqlRow,
+  toContractTotals,
   toReportRow,
 } from '@app/billing/infrastructure/persistence/charge-report.mapper';
 import { InMemoryChargeReportReader } from '@app/billing/testing/in-memory-charge-report.reader';
-import { headStatement, pageStatement } from '../bench/charges-reference.sql';
+import {
+  contractChargesStatement,
+  headStatement,
+  pageStatement,
+} from '../bench/charges-reference.sql';
 
 /**
  * The running totals of billing_report_days (docs/billing.md "Prefix sums") against two
@@ -82,7 +88,27 @@ describe('charges report: running totals against the summed days and the in-memo
       const { text, values } = pageStatement(userId, filter, snapshot, after, limit);
       return (await tx.rows<PageSqlRow>(text, values)).map(toReportRow);
     },
+    async contractCharges(ids: number[], gte: number, lte: number) {
+      const { text, values } = contractChargesStatement(ids, gte, lte);
+      return toContractTotals(await tx.rows<ChargeSqlRow>(text, values));
+    },
   };
+
+  /** The charges of a page's contracts as the reader, the summed charges and the fake give them. */
+  async function expectSameCharges(what: string, rows: ReportRow[], filter: ChargeFilter) {
+    const ids = rows.flatMap((row) => (row.rowKind === 'contract' ? [row.id] : []));
+    if (ids.length === 0) return;
+    const sorted = (totals: Map<number, unknown>) => [...totals].sort(([a], [b]) => a - b);
+    const charges = sorted(await reader.contractCharges(ids, filter.gte, filter.lte));
+    expect({ what, charges }).toEqual({
+      what,
+      charges: sorted(await reference.contractCharges(ids, filter.gte, filter.lte)),
+    });
+    expect({ what, charges }).toEqual({
+      what,
+      charges: sorted(await memory.contractCharges(ids, filter.gte, filter.lte)),
+    });
+  }
 
   function randomContract(random: Random, userId: number, id: number): Contract {
     const kind = random.next() < 0.2 ? 'volume' : 'instance';
@@ -102,23 +128,34 @@ describe('charges report: running totals against the summed days and the in-memo
     };
   }
 
-  /** Charges on a run of days, sometimes with holes, sometimes none at all. */
+  /**
+   * Charges on a run of days, sometimes with holes, sometimes none at all; instances have
+   * gpu and often disk lines, and a rate that sometimes changes from one day to the next.
+   */
   function randomCharges(random: Random, contract: Contract): DailyCharge[] {
     if (random.next() < 0.08) return [];
     const first = Math.floor((contract.start - D0) / DAY);
     const last = Math.max(first, Math.floor((contract.end - D0) / DAY));
     const gapped = random.next() < 0.3;
+    const types: Array<DailyCharge['type']> =
+      contract.kind === 'volume' ? ['disk'] : random.next() < 0.6 ? ['gpu', 'disk'] : ['gpu'];
+    const milli = (n: number) => `${Math.floor(n / 1000)}.${String(n % 1000).padStart(3, '0')}`;
+    let rate = random.int(1, 999);
     const charges: DailyCharge[] = [];
     for (let n = first; n <= last; n += 1) {
       if (gapped && n !== first && n !== last && random.next() < 0.6) continue;
-      charges.push({
-        day: day(n),
-        type: contract.kind === 'volume' ? 'disk' : 'gpu',
-        quantity: '1',
-        unit: contract.kind === 'volume' ? 'GB-days' : 'hours',
-        rate: '0.5',
-        amount: '0.5',
-      });
+      if (random.next() < 0.2) rate = random.int(1, 999);
+      for (const type of types) {
+        const quantity = random.int(1, 24);
+        charges.push({
+          day: day(n),
+          type,
+          quantity: String(quantity),
+          unit: type === 'disk' ? 'GB-days' : 'hours',
+          rate: milli(rate),
+          amount: milli(quantity * rate),
+        });
+      }
     }
     return charges;
   }
@@ -218,6 +255,7 @@ describe('charges report: running totals against the summed days and the in-memo
         });
         const page = rows.slice(0, limit);
         walked.push(...page.map(shape));
+        await expectSameCharges(what, page, filter);
         if (rows.length <= limit) break;
         after = sortKeyOf(page[page.length - 1], filter.latestFirst);
       }

@@ -308,18 +308,45 @@ export function headStatement(userId: number, filter: ChargeFilter): SqlStatemen
   return { text, values: r.p.values };
 }
 
-/** Charges of the page's contracts summed per type, and per contract (exact numeric sums). */
+/** Per type, then per contract: exact numeric sums, rounded once; the rate or, when it changed, the effective rate. */
+const CHARGE_COLUMNS = {
+  quantity: (sum: string) => `round(${sum}, 3)::text AS quantity`,
+  rate: (minRate: string, maxRate: string, amount: string, quantity: string) =>
+    `CASE WHEN ${minRate} = ${maxRate} THEN ${minRate}::text
+          ELSE round(${amount} / nullif(${quantity}, 0), 6)::text END AS rate`,
+  amount: (sum: string) => `round(${sum}, 3)::text AS amount`,
+};
+
+/**
+ * Charges of the page's contracts summed per type, and per contract (exact numeric sums).
+ * A contract whose charge days all lie in [gte, lte] is read from billing_charge_totals
+ * (its sums over all its days, one index probe); the others, and any contract without
+ * totals, are summed from billing_charges over the range. Both give the same rows.
+ */
 export function contractChargesStatement(ids: number[], gte: number, lte: number): SqlStatement {
+  const { quantity, rate, amount } = CHARGE_COLUMNS;
   return {
     text: `
+      WITH whole AS MATERIALIZED (
+        SELECT * FROM billing_charge_totals
+         WHERE contract_id = ANY($1::int[]) AND contract_first_day >= $2 AND contract_last_day <= $3)
+      SELECT contract_id, type, first_day, last_day, ${quantity('quantity')}, unit,
+             ${rate('min_rate', 'max_rate', 'amount', 'quantity')}, ${amount('amount')},
+             NULL::int AS days
+        FROM whole
+      UNION ALL
+      SELECT contract_id, NULL, min(first_day), max(last_day), ${quantity('sum(quantity)')},
+             min(unit), ${rate('min(min_rate)', 'max(max_rate)', 'sum(amount)', 'sum(quantity)')},
+             ${amount('sum(amount)')}, min(contract_days)
+        FROM whole GROUP BY contract_id
+      UNION ALL
       SELECT contract_id, type, min(day) AS first_day, max(day) AS last_day,
-             round(sum(quantity), 3)::text AS quantity, min(unit) AS unit,
-             CASE WHEN min(rate) = max(rate) THEN min(rate)::text
-                  ELSE round(sum(amount) / nullif(sum(quantity), 0), 6)::text END AS rate,
-             round(sum(amount), 3)::text AS amount,
-             count(DISTINCT day)::int AS days
+             ${quantity('sum(quantity)')}, min(unit) AS unit,
+             ${rate('min(rate)', 'max(rate)', 'sum(amount)', 'sum(quantity)')},
+             ${amount('sum(amount)')}, count(DISTINCT day)::int AS days
         FROM billing_charges
-       WHERE contract_id = ANY($1::int[]) AND day >= $2 AND day <= $3
+       WHERE contract_id = ANY(ARRAY(SELECT unnest($1::int[]) EXCEPT SELECT contract_id FROM whole))
+         AND day >= $2 AND day <= $3
        GROUP BY GROUPING SETS ((contract_id, type), (contract_id))`,
     values: [ids, gte, lte],
   };

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionalEntityManager } from '@app/platform';
 import { ContractRepository } from '../../application/ports/contract.repository.port';
 import { Contract, DailyCharge } from '../../domain/contract';
+import { contractChargeTotalsSql } from './charge-totals.sql';
 import {
   contractReportDaysSql,
   lockReportDaysSql,
@@ -70,6 +71,7 @@ export class PostgresContractRepository extends ContractRepository {
           WHERE c.id = $1`,
         [contract.id],
       );
+      for (const statement of contractChargeTotalsSql) await this.tx.rows(statement, [contract.id]);
       await this.tx.rows(lockReportDaysSql, [contract.id]);
       await this.tx.rows(contractReportDaysSql('+'), [contract.id]);
       await this.tx.rows(refreshReportPrefixSql, [contract.id]);

@@ -5,6 +5,7 @@ import {
   DemoSeedOptions,
   DemoSeedSummary,
 } from '../../application/ports/demo-data.seeder.port';
+import { bulkChargeTotalsSql } from './charge-totals.sql';
 import { bulkReportDaysSql } from './report-days.sql';
 import { bulkStatementDaysSql } from './statement-days.sql';
 
@@ -61,6 +62,12 @@ export class PostgresDemoDataSeeder extends DemoDataSeeder {
       for (let from = firstId; from <= lastId; from += batch) {
         report('charges', from - firstId, contractIds, 'contracts');
         await this.seedCharges(runner, from, Math.min(lastId, from + batch - 1));
+        await runner.query(
+          bulkChargeTotalsSql(
+            'c.id BETWEEN $1 AND $2 AND c.user_id IN (SELECT id FROM demo_users)',
+          ),
+          [from, Math.min(lastId, from + batch - 1)],
+        );
       }
       report('charges', contractIds, contractIds, 'contracts');
       const userBatch = Math.max(100, Math.ceil(options.users / 50));
@@ -77,6 +84,7 @@ export class PostgresDemoDataSeeder extends DemoDataSeeder {
       const maintained = [
         'billing_contracts',
         'billing_charges',
+        'billing_charge_totals',
         'billing_report_days',
         'billing_statement_days',
         'users',
@@ -141,6 +149,10 @@ export class PostgresDemoDataSeeder extends DemoDataSeeder {
     );
     await runner.query(
       `DELETE FROM billing_statement_days WHERE user_id IN (SELECT id FROM demo_users)`,
+    );
+    await runner.query(
+      `DELETE FROM billing_charge_totals WHERE contract_id IN
+         (SELECT c.id FROM billing_contracts c JOIN demo_users u ON u.id = c.user_id)`,
     );
     await runner.query(
       `DELETE FROM billing_charges WHERE contract_id IN
