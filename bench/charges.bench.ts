@@ -12,6 +12,7 @@
  *   BENCH_SECONDS       5 seconds per measurement and side
  *   BENCH_DEADLINE_MINUTES  30, after which the run stops whatever it is doing
  *   BENCH_DOCS          docs/performance.md under the working directory ("-" to skip writing)
+ *   BENCH_PREPARED_STATEMENTS  true: the api's DATABASE_PREPARED_STATEMENTS, which the floor follows
  */
 import { Agent } from 'node:http';
 import { join } from 'node:path';
@@ -19,7 +20,13 @@ import { readFile } from 'node:fs/promises';
 import { Pool } from 'pg';
 import { ChargeFilter, ChargeFormat } from '@app/billing/domain/charge-report';
 import { httpFetcher, httpGetter, Measurement, measureLoop, measureSides } from './charges-measure';
-import { explainFloor, floorPage, FloorRequest, REFERENCE_STATEMENTS } from './charges-sql-floor';
+import {
+  endpointStatements,
+  explainFloor,
+  floorPage,
+  FloorRequest,
+  REFERENCE_STATEMENTS,
+} from './charges-sql-floor';
 import { writeMarkdown } from './docs';
 import {
   assertLoopback,
@@ -41,6 +48,7 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/10';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const DEADLINE_MINUTES = Number(process.env.BENCH_DEADLINE_MINUTES ?? 30);
 const DOCS = process.env.BENCH_DOCS ?? join(process.cwd(), 'docs', 'performance.md');
+const PREPARED = (process.env.BENCH_PREPARED_STATEMENTS ?? 'true') !== 'false';
 /** The dataset size docs/performance.md reports on; a smaller dataset is reseeded. */
 const SEED = { users: 10_000, contracts: 1_000_000, days: 120 };
 const MINIMUM = { charges: 10_000_000, heavyContracts: 200_000 };
@@ -293,7 +301,10 @@ async function main(): Promise<void> {
   if (!(SECONDS > 0)) throw new Error('BENCH_SECONDS must be a positive number');
   deadline(DEADLINE_MINUTES);
   log(`load average at start: ${loadAtStart}`);
-  const env = benchServerEnv(DATABASE_URL, REDIS_URL);
+  const env = benchServerEnv(DATABASE_URL, REDIS_URL, {
+    DATABASE_PREPARED_STATEMENTS: String(PREPARED),
+  });
+  const endpoint = endpointStatements(PREPARED);
   // One connection more than the highest concurrency: the floor never waits for the pool.
   const pool = new Pool({ connectionString: DATABASE_URL, max: 17, statement_timeout: 60_000 });
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });
@@ -404,7 +415,7 @@ async function main(): Promise<void> {
         [row.ref[concurrency], row.sql[concurrency], row.http[concurrency]] = await measureSides(
           [
             () => floorPage(pool, scenario.floor, REFERENCE_STATEMENTS),
-            () => floorPage(pool, scenario.floor),
+            () => floorPage(pool, scenario.floor, endpoint),
             () => fetchBody(scenario.url),
           ],
           concurrency,

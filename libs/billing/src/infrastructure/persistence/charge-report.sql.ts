@@ -2,6 +2,7 @@ import {
   CHARGE_CATEGORIES,
   ChargeCategory,
   ChargeFilter,
+  DAY_SECONDS,
   SortKey,
 } from '../../domain/charge-report';
 
@@ -325,6 +326,23 @@ const CHARGE_COLUMNS = {
  */
 export function contractChargesStatement(ids: number[], gte: number, lte: number): SqlStatement {
   const { quantity, rate, amount } = CHARGE_COLUMNS;
+  const summed = `
+      SELECT contract_id, type, min(day) AS first_day, max(day) AS last_day,
+             ${quantity('sum(quantity)')}, min(unit) AS unit,
+             ${rate('min(rate)', 'max(rate)', 'sum(amount)', 'sum(quantity)')},
+             ${amount('sum(amount)')}, count(DISTINCT day)::int AS days
+        FROM billing_charges`;
+  const perType = `GROUP BY GROUPING SETS ((contract_id, type), (contract_id))`;
+  // A range shorter than a day holds at most one charge day: a contract's totals hold no
+  // fewer rows than its charges there, so they are summed directly.
+  if (lte - gte < DAY_SECONDS) {
+    return {
+      text: `${summed}
+       WHERE contract_id = ANY($1::int[]) AND day >= $2 AND day <= $3
+       ${perType}`,
+      values: [ids, gte, lte],
+    };
+  }
   return {
     text: `
       WITH whole AS MATERIALIZED (
@@ -339,15 +357,10 @@ export function contractChargesStatement(ids: number[], gte: number, lte: number
              min(unit), ${rate('min(min_rate)', 'max(max_rate)', 'sum(amount)', 'sum(quantity)')},
              ${amount('sum(amount)')}, min(contract_days)
         FROM whole GROUP BY contract_id
-      UNION ALL
-      SELECT contract_id, type, min(day) AS first_day, max(day) AS last_day,
-             ${quantity('sum(quantity)')}, min(unit) AS unit,
-             ${rate('min(rate)', 'max(rate)', 'sum(amount)', 'sum(quantity)')},
-             ${amount('sum(amount)')}, count(DISTINCT day)::int AS days
-        FROM billing_charges
+      UNION ALL${summed}
        WHERE contract_id = ANY(ARRAY(SELECT unnest($1::int[]) EXCEPT SELECT contract_id FROM whole))
          AND day >= $2 AND day <= $3
-       GROUP BY GROUPING SETS ((contract_id, type), (contract_id))`,
+       ${perType}`,
     values: [ids, gte, lte],
   };
 }
