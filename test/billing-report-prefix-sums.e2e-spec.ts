@@ -296,38 +296,49 @@ describe('charges report: running totals against the summed days and the in-memo
     await expectRunningTotals();
   });
 
-  it('keeps the running totals exact under concurrent writers of one bucket', async () => {
+  it('keeps the running totals exact under concurrent writers moving contracts between buckets', async () => {
     const random = generator(99);
     const [main] = users;
-    // New contracts and rewrites of existing ones (distinct ids), all in one bucket.
-    const ids = [
-      ...Array.from({ length: 6 }, () => nextId++),
-      FIRST_ID,
-      FIRST_ID + 3,
-      FIRST_ID + 5,
-    ];
-    const writes = ids.map((id) => {
-      const contract: Contract = {
-        ...randomContract(random, main, id),
-        kind: 'instance',
-        endpointId: 1,
-        workergroupId: null,
-      };
-      return { contract, charges: randomCharges(random, contract) };
-    });
-    const results = await Promise.allSettled(
-      writes.map(({ contract, charges }) => repository.replace(contract, charges)),
-    );
-    expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
-    await expectRunningTotals();
-    const total = async (f: ChargeFilter) => (await reader.head(main, f)).total;
     const whole: ChargeFilter = {
       gte: day(-10),
       lte: day(DAYS + 10),
       categories: null,
-      format: 'table',
+      format: 'tree',
       latestFirst: true,
     };
-    expect(await total(whole)).toBe((await reference.head(main, whole)).total);
+    // Contracts to rewrite, whichever tests ran before.
+    while (nextId < FIRST_ID + 20) {
+      const contract = randomContract(random, main, nextId++);
+      await store(contract, randomCharges(random, contract));
+    }
+    for (let round = 0; round < 4; round += 1) {
+      // Rewrites of distinct existing contracts and new ones, each into one of three
+      // buckets, so that writers leave and join the same buckets in opposite directions.
+      const existing = new Set<number>();
+      while (existing.size < 10) existing.add(random.int(FIRST_ID, nextId - 1));
+      const ids = [...existing, ...Array.from({ length: 4 }, () => nextId++)];
+      const writes = ids.map((id) => {
+        const bucket = random.int(0, 2);
+        const contract: Contract = {
+          ...randomContract(random, main, id),
+          kind: 'instance',
+          endpointId: bucket === 0 ? null : bucket,
+          workergroupId: null,
+        };
+        return { contract, charges: randomCharges(random, contract) };
+      });
+      const results = await Promise.allSettled(
+        writes.map(({ contract, charges }) => store(contract, charges)),
+      );
+      expect({ round, failed: results.filter((result) => result.status === 'rejected') }).toEqual({
+        round,
+        failed: [],
+      });
+      await expectRunningTotals();
+      expect((await reader.head(main, whole)).total).toBe(
+        (await reference.head(main, whole)).total,
+      );
+      expect((await reader.head(main, whole)).total).toBe((await memory.head(main, whole)).total);
+    }
   });
 });

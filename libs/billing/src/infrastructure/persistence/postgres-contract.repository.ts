@@ -18,11 +18,17 @@ export class PostgresContractRepository extends ContractRepository {
 
   async replace(contract: Contract, charges: DailyCharge[]): Promise<void> {
     // Incremental summary updates (ON CONFLICT row locks) stay correct under concurrent
-    // writers; the running totals need the bucket's summary lock (lockReportDaysSql) on
-    // the bucket the contract leaves and on the one it joins.
+    // writers; the running totals need the summary locks (lockReportDaysSql) of the bucket
+    // the contract leaves and of the one it joins, both taken before any summary row.
     await this.tx.transaction(async () => {
       await this.tx.rows(`SELECT 1 FROM billing_contracts WHERE id = $1 FOR UPDATE`, [contract.id]);
-      await this.tx.rows(lockReportDaysSql, [contract.id]);
+      await this.tx.rows(lockReportDaysSql, [
+        contract.id,
+        contract.userId,
+        contract.kind,
+        contract.endpointId,
+        contract.workergroupId,
+      ]);
       await this.tx.rows(contractReportDaysSql('-'), [contract.id]);
       await this.tx.rows(refreshReportPrefixSql, [contract.id]);
       await this.tx.rows(contractStatementDaysSql('-'), [contract.id]);
@@ -72,7 +78,6 @@ export class PostgresContractRepository extends ContractRepository {
         [contract.id],
       );
       for (const statement of contractChargeTotalsSql) await this.tx.rows(statement, [contract.id]);
-      await this.tx.rows(lockReportDaysSql, [contract.id]);
       await this.tx.rows(contractReportDaysSql('+'), [contract.id]);
       await this.tx.rows(refreshReportPrefixSql, [contract.id]);
       await this.tx.rows(contractStatementDaysSql('+'), [contract.id]);

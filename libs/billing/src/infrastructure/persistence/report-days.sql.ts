@@ -37,17 +37,34 @@ export function contractReportDaysSql(sign: '+' | '-'): string {
       amount = d.amount + EXCLUDED.amount${bounds}`;
 }
 
+/** The advisory lock key of a (user, bucket) of billing_report_days. */
+const lockKey = (user: string, bucket: string) =>
+  `hashtextextended('billing_report_days:' || ${user} || ':' || ${bucket}, 0)`;
+
 /**
- * Takes the summary lock of contract $1's bucket (as stored now), held to the end of the
+ * Takes the summary locks of the bucket contract $1 leaves (as stored now, if it is) and
+ * of the one it joins (user $2, kind $3, endpoint_id $4, workergroup_id $5: the bucket as
+ * the generated columns category and group_key will make it), held to the end of the
  * transaction. The running totals of a bucket are recomputed from its rows, which is only
- * right while no other transaction is changing them; so every writer takes the lock before
- * touching a bucket's rows (before contractReportDaysSql), and writers of other buckets go
- * on in parallel. A hash collision only serialises two buckets more.
+ * right while no other transaction changes them: every writer takes its buckets' locks
+ * before touching any summary row, both at once in ascending order so that two writers
+ * never wait on each other, and writers of other buckets go on in parallel. A hash
+ * collision only serialises two buckets more.
  */
 export const lockReportDaysSql = `
-    SELECT pg_advisory_xact_lock(hashtextextended(
-             'billing_report_days:' || user_id || ':' || coalesce(group_key, category), 0))
-      FROM billing_contracts WHERE id = $1`;
+    WITH keys AS (
+      SELECT ${lockKey(
+        '$2::int',
+        `CASE WHEN $3::text = 'volume' THEN 'volume'
+              WHEN $4::int IS NOT NULL THEN 'endpoint-' || $4::int
+              WHEN $5::int IS NOT NULL THEN 'workergroup-' || $5::int
+              ELSE 'instance' END`,
+      )} AS joins,
+             (SELECT ${lockKey('user_id', 'coalesce(group_key, category)')}
+                FROM billing_contracts WHERE id = $1) AS leaves)
+    SELECT pg_advisory_xact_lock(least(joins, coalesce(leaves, joins))),
+           pg_advisory_xact_lock(greatest(joins, coalesce(leaves, joins)))
+      FROM keys`;
 
 /**
  * Recomputes the running totals of contract $1's bucket from its first charged day on,
