@@ -377,7 +377,7 @@ async function main(): Promise<void> {
           [`page ${DEEP_PAGE}, limit ${limit}`, deep.floor],
         ] as const) {
           explains.push(
-            `#### ${range}, ${format}, ${title} (total ${total})\n\n\`\`\`\n${await explainFloor(pool, request)}\n\`\`\``,
+            `#### ${range}, ${format}, ${title} (total ${total})\n\n\`\`\`text\n${await explainFloor(pool, request)}\n\`\`\``,
           );
         }
       }
@@ -457,7 +457,7 @@ async function main(): Promise<void> {
       `${new Date(dataset.lastDay * 1000).toISOString().slice(0, 10)}. All pages latest first, for the heavy user.`,
     '',
     `Method: SQL = the endpoint's own statements (libs/billing/.../charge-report.sql.ts) run from this ` +
-      `process on pg, in the endpoint's rounds (head on page 1, page, then the page's charges and wrapper ` +
+      `process on pg${PREPARED ? ' as named statements, as the api runs them (DATABASE_PREPARED_STATEMENTS=true)' : ''}, in the endpoint's rounds (head on page 1, page, then the page's charges and wrapper ` +
       `amounts in parallel). HTTP = the same page from the api (spawned from the same build, ` +
       `\`RATE_LIMITS=off\`, \`LOG_LEVEL=warn\`, no worker), keep-alive, timed to the last byte of the body ` +
       `(the client's JSON.parse is not the endpoint's time). ref SQL = the same rounds with the statements ` +
