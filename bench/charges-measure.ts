@@ -64,27 +64,25 @@ export async function measureLoop(
 }
 
 /**
- * Measures two pieces of work against each other in alternating slices (A B B A ...),
+ * Measures pieces of work against each other in alternating slices (A B C C B A ...),
  * `seconds` in all for each, so a change in the machine's background load during the
- * measurement weighs on both sides alike and their ratio stays meaningful.
+ * measurement weighs on all sides alike and their ratios stay meaningful.
  */
-export async function measurePair(
-  a: () => Promise<unknown>,
-  b: () => Promise<unknown>,
+export async function measureSides(
+  works: ReadonlyArray<() => Promise<unknown>>,
   concurrency: number,
   seconds: number,
   slices = 4,
-): Promise<[Measurement, Measurement]> {
-  const fromA: Samples[] = [];
-  const fromB: Samples[] = [];
+): Promise<Measurement[]> {
+  const samples: Samples[][] = works.map(() => []);
   const slice = seconds / slices;
+  const forward = works.map((_work, index) => index);
   for (let i = 0; i < slices; i += 1) {
-    const order = i % 2 === 0 ? ([a, b] as const) : ([b, a] as const);
-    for (const work of order) {
-      (work === a ? fromA : fromB).push(await sampleLoop(work, concurrency, slice, 10));
+    for (const index of i % 2 === 0 ? forward : [...forward].reverse()) {
+      samples[index].push(await sampleLoop(works[index], concurrency, slice, 10));
     }
   }
-  return [summarize(fromA), summarize(fromB)];
+  return samples.map(summarize);
 }
 
 /**

@@ -1,11 +1,32 @@
 import { Pool } from 'pg';
+import { statementConfig } from '@app/platform';
 import { ChargeFilter, SortKey } from '@app/billing/domain/charge-report';
-import {
-  contractChargesStatement,
-  headStatement,
-  pageStatement,
-  wrapperAmountsStatement,
-} from '@app/billing/infrastructure/persistence/charge-report.sql';
+import * as current from '@app/billing/infrastructure/persistence/charge-report.sql';
+import * as reference from './charges-reference.sql';
+
+/** The four statement builders of a report page, and whether they run as named statements. */
+export interface ReportStatements {
+  headStatement: typeof current.headStatement;
+  pageStatement: typeof current.pageStatement;
+  contractChargesStatement: typeof current.contractChargesStatement;
+  wrapperAmountsStatement: typeof current.wrapperAmountsStatement;
+  prepare: boolean;
+}
+
+/**
+ * The endpoint's statements, named as the api names them with DATABASE_PREPARED_STATEMENTS
+ * (`prepare`), so the floor pays the planning the endpoint pays.
+ */
+export function endpointStatements(prepare: boolean): ReportStatements {
+  return { ...current, prepare };
+}
+
+/** The frozen statements they replaced (the reference column), run as the endpoint ran them. */
+export const REFERENCE_STATEMENTS: ReportStatements = { ...reference, prepare: false };
+
+function run(pool: Pool, { prepare }: ReportStatements, { text, values }: current.SqlStatement) {
+  return pool.query(statementConfig(text, values, prepare));
+}
 
 export interface FloorRequest {
   userId: number;
@@ -15,21 +36,31 @@ export interface FloorRequest {
   cursor: { after: SortKey; snapshot: string } | null;
 }
 
-async function headSnapshot(pool: Pool, request: FloorRequest): Promise<string> {
-  const head = headStatement(request.userId, request.filter);
-  return (await pool.query(head.text, head.values)).rows[0].snapshot as string;
+async function headSnapshot(
+  pool: Pool,
+  request: FloorRequest,
+  statements: ReportStatements,
+): Promise<string> {
+  const head = statements.headStatement(request.userId, request.filter);
+  return (await run(pool, statements, head)).rows[0].snapshot as string;
 }
 
 /**
  * One report page made of exactly the endpoint's statements, in the same rounds:
  * [head (snapshot and total) on page 1] -> page -> contract charges + wrapper amounts
- * in parallel. No HTTP, no Nest, no JSON: the floor the endpoint cannot beat.
+ * in parallel. No HTTP, no Nest, no JSON: the floor the endpoint cannot beat. With
+ * REFERENCE_STATEMENTS, the same rounds of the statements before the running totals.
  */
-export async function floorPage(pool: Pool, request: FloorRequest): Promise<number> {
+export async function floorPage(
+  pool: Pool,
+  request: FloorRequest,
+  statements: ReportStatements,
+): Promise<number> {
+  const { pageStatement, contractChargesStatement, wrapperAmountsStatement } = statements;
   const { userId, filter, limit, cursor } = request;
-  const snapshot = cursor?.snapshot ?? (await headSnapshot(pool, request));
+  const snapshot = cursor?.snapshot ?? (await headSnapshot(pool, request, statements));
   const page = pageStatement(userId, filter, snapshot, cursor?.after ?? null, limit + 1);
-  const pageResult = await pool.query(page.text, page.values);
+  const pageResult = await run(pool, statements, page);
   const rows = pageResult.rows.slice(0, limit) as Array<{
     row_kind: string;
     id: number;
@@ -40,11 +71,11 @@ export async function floorPage(pool: Pool, request: FloorRequest): Promise<numb
   const follow: Array<Promise<unknown>> = [];
   if (ids.length) {
     const statement = contractChargesStatement(ids, filter.gte, filter.lte);
-    follow.push(pool.query(statement.text, statement.values));
+    follow.push(run(pool, statements, statement));
   }
   if (sources.length) {
     const statement = wrapperAmountsStatement(userId, sources, filter.gte, filter.lte);
-    follow.push(pool.query(statement.text, statement.values));
+    follow.push(run(pool, statements, statement));
   }
   await Promise.all(follow);
   return rows.length;
@@ -55,7 +86,9 @@ export async function floorPage(pool: Pool, request: FloorRequest): Promise<numb
  * endpoint runs it), the page, and the charges of the page's contracts.
  */
 export async function explainFloor(pool: Pool, request: FloorRequest): Promise<string> {
-  const snapshot = request.cursor?.snapshot ?? (await headSnapshot(pool, request));
+  const endpoint = endpointStatements(false);
+  const { headStatement, pageStatement, contractChargesStatement } = endpoint;
+  const snapshot = request.cursor?.snapshot ?? (await headSnapshot(pool, request, endpoint));
   const page = pageStatement(
     request.userId,
     request.filter,

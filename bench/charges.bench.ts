@@ -12,14 +12,21 @@
  *   BENCH_SECONDS       5 seconds per measurement and side
  *   BENCH_DEADLINE_MINUTES  30, after which the run stops whatever it is doing
  *   BENCH_DOCS          docs/performance.md under the working directory ("-" to skip writing)
+ *   BENCH_PREPARED_STATEMENTS  true: the api's DATABASE_PREPARED_STATEMENTS, which the floor follows
  */
 import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { Pool } from 'pg';
 import { ChargeFilter, ChargeFormat } from '@app/billing/domain/charge-report';
-import { httpFetcher, httpGetter, Measurement, measureLoop, measurePair } from './charges-measure';
-import { explainFloor, floorPage, FloorRequest } from './charges-sql-floor';
+import { httpFetcher, httpGetter, Measurement, measureLoop, measureSides } from './charges-measure';
+import {
+  endpointStatements,
+  explainFloor,
+  floorPage,
+  FloorRequest,
+  REFERENCE_STATEMENTS,
+} from './charges-sql-floor';
 import { writeMarkdown } from './docs';
 import {
   assertLoopback,
@@ -41,6 +48,7 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/10';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const DEADLINE_MINUTES = Number(process.env.BENCH_DEADLINE_MINUTES ?? 30);
 const DOCS = process.env.BENCH_DOCS ?? join(process.cwd(), 'docs', 'performance.md');
+const PREPARED = (process.env.BENCH_PREPARED_STATEMENTS ?? 'true') !== 'false';
 /** The dataset size docs/performance.md reports on; a smaller dataset is reseeded. */
 const SEED = { users: 10_000, contracts: 1_000_000, days: 120 };
 const MINIMUM = { charges: 10_000_000, heavyContracts: 200_000 };
@@ -147,6 +155,8 @@ interface Row {
   bytes: number;
   entries: number;
   items: number;
+  /** The same rounds with the frozen statements of bench/charges-reference.sql.ts. */
+  ref: Record<number, Measurement>;
   sql: Record<number, Measurement>;
   http: Record<number, Measurement>;
   /** CPU time of the api process per HTTP request (ms), over the paired measurement. */
@@ -185,16 +195,18 @@ const mark = (met: boolean) => (met ? 'met' : '**MISSED**');
 
 function renderTable(rows: Row[], c: number): string {
   const lines = [
-    `| Scenario (concurrency ${c}) | limit | entries / items | body KiB | SQL p50 | HTTP p50 | ratio | SQL p99 | HTTP p99 | SQL req/s | HTTP req/s | api CPU ms/req |`,
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| Scenario (concurrency ${c}) | limit | entries / items | body KiB | ref SQL p50 | SQL p50 | SQL / ref | HTTP p50 | ratio | SQL p99 | HTTP p99 | SQL req/s | HTTP req/s | api CPU ms/req |`,
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  for (const { scenario, bytes, entries, items, sql, http, apiCpu } of rows) {
+  for (const { scenario, bytes, entries, items, ref, sql, http, apiCpu } of rows) {
     const cells = [
       scenario.name,
       String(scenario.limit),
       `${entries} / ${items}`,
       (bytes / 1024).toFixed(1),
+      fmt(ref[c].p50),
       fmt(sql[c].p50),
+      fmt(sql[c].p50 / ref[c].p50),
       fmt(http[c].p50),
       fmt(http[c].p50 / sql[c].p50),
       fmt(sql[c].p99),
@@ -240,6 +252,20 @@ function targetChecks(rows: Row[]): string[] {
       `- ${deep.scenario.range}, ${deep.scenario.format} (limit ${deep.scenario.limit}): ${ratios.join('; ')}`,
     );
   }
+  checks.push(
+    '',
+    'The floor lower: 90-day page 1 SQL p50 at c1 <= 0.5 x the reference statements (same run):',
+    '',
+  );
+  for (const row of rows.filter(
+    (r) =>
+      r.scenario.range === '90 days' && r.scenario.page === 1 && r.scenario.limit === PAGE_SIZE,
+  )) {
+    const ratio = row.sql[1].p50 / row.ref[1].p50;
+    checks.push(
+      `- 90 days, ${row.scenario.format}: ${fmt(row.sql[1].p50)} ms against ${fmt(row.ref[1].p50)} ms, ${fmt(ratio)} ${mark(ratio <= 0.5)}`,
+    );
+  }
   checks.push('', '90-day first page p99 < 100 ms (HTTP; the SQL floor alone in brackets):', '');
   for (const row of rows.filter(
     (r) =>
@@ -275,7 +301,10 @@ async function main(): Promise<void> {
   if (!(SECONDS > 0)) throw new Error('BENCH_SECONDS must be a positive number');
   deadline(DEADLINE_MINUTES);
   log(`load average at start: ${loadAtStart}`);
-  const env = benchServerEnv(DATABASE_URL, REDIS_URL);
+  const env = benchServerEnv(DATABASE_URL, REDIS_URL, {
+    DATABASE_PREPARED_STATEMENTS: String(PREPARED),
+  });
+  const endpoint = endpointStatements(PREPARED);
   // One connection more than the highest concurrency: the floor never waits for the pool.
   const pool = new Pool({ connectionString: DATABASE_URL, max: 17, statement_timeout: 60_000 });
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });
@@ -283,6 +312,7 @@ async function main(): Promise<void> {
   const explains: string[] = [];
   const probes: string[] = [];
   let dataset: Dataset;
+  let fixedCost = NaN;
   try {
     dataset = await ensureDataset(pool, env);
     const { heavyUserId, lastDay } = dataset;
@@ -347,7 +377,7 @@ async function main(): Promise<void> {
           [`page ${DEEP_PAGE}, limit ${limit}`, deep.floor],
         ] as const) {
           explains.push(
-            `#### ${range}, ${format}, ${title} (total ${total})\n\n\`\`\`\n${await explainFloor(pool, request)}\n\`\`\``,
+            `#### ${range}, ${format}, ${title} (total ${total})\n\n\`\`\`text\n${await explainFloor(pool, request)}\n\`\`\``,
           );
         }
       }
@@ -355,14 +385,17 @@ async function main(): Promise<void> {
 
     // What every request pays besides the report's SQL: the framework alone, then the
     // framework with the Bearer lookup and one small read.
+    const fixed: number[] = [];
     for (const [name, path] of [
       ['GET /health/live (no auth, no SQL)', '/health/live'],
       ['GET /api/v0/users/current (Bearer lookup + one row)', '/api/v0/users/current'],
     ] as const) {
       const m = await measureLoop(() => fetchBody(`${api.url}${path}`), 1, SECONDS);
       probes.push(`| ${name} | ${fmt(m.p50)} | ${fmt(m.p99)} | ${m.rps.toFixed(0)} |`);
+      fixed.push(m.p50);
       log(`${name}: p50 ${fmt(m.p50)} ms, p99 ${fmt(m.p99)} ms`);
     }
+    fixedCost = fixed[1] - fixed[0];
 
     for (const scenario of scenarios) {
       const body = await fetchBody(scenario.url);
@@ -372,15 +405,19 @@ async function main(): Promise<void> {
         bytes: body.length,
         entries: page.results.length,
         items: page.results.reduce((sum, entry) => sum + entry.items.length, 0),
+        ref: {},
         sql: {},
         http: {},
         apiCpu: {},
       };
       for (const concurrency of CONCURRENCY) {
         const cpuBefore = cpuMs(api.pid);
-        [row.sql[concurrency], row.http[concurrency]] = await measurePair(
-          () => floorPage(pool, scenario.floor),
-          () => fetchBody(scenario.url),
+        [row.ref[concurrency], row.sql[concurrency], row.http[concurrency]] = await measureSides(
+          [
+            () => floorPage(pool, scenario.floor, REFERENCE_STATEMENTS),
+            () => floorPage(pool, scenario.floor, endpoint),
+            () => fetchBody(scenario.url),
+          ],
           concurrency,
           SECONDS,
         );
@@ -401,7 +438,12 @@ async function main(): Promise<void> {
 
   const loadAtEnd = loadAverage();
   const table = CONCURRENCY.map((c) => renderTable(rows, c)).join('\n\n');
-  const checks = targetChecks(rows);
+  const checks = [
+    ...targetChecks(rows),
+    '',
+    `Fixed cost of an authenticated request (users/current p50 - health/live p50) < 0.3 ms: ` +
+      `${fmt(fixedCost)} ms ${mark(fixedCost < 0.3)}`,
+  ];
   const seconds = Math.round((Date.now() - began) / 1000);
   const section = [
     `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench:charges\` ` +
@@ -415,14 +457,16 @@ async function main(): Promise<void> {
       `${new Date(dataset.lastDay * 1000).toISOString().slice(0, 10)}. All pages latest first, for the heavy user.`,
     '',
     `Method: SQL = the endpoint's own statements (libs/billing/.../charge-report.sql.ts) run from this ` +
-      `process on pg, in the endpoint's rounds (head on page 1, page, then the page's charges and wrapper ` +
+      `process on pg${PREPARED ? ' as named statements, as the api runs them (DATABASE_PREPARED_STATEMENTS=true)' : ''}, in the endpoint's rounds (head on page 1, page, then the page's charges and wrapper ` +
       `amounts in parallel). HTTP = the same page from the api (spawned from the same build, ` +
       `\`RATE_LIMITS=off\`, \`LOG_LEVEL=warn\`, no worker), keep-alive, timed to the last byte of the body ` +
-      `(the client's JSON.parse is not the endpoint's time). SQL and HTTP ` +
-      `of one row are measured in alternating slices (A B B A ...), ${SECONDS} s per side and concurrency, ` +
-      `so drift in the background load hits both alike. c1 / c16 = 1 / 16 concurrent loops; latencies in ms; ` +
+      `(the client's JSON.parse is not the endpoint's time). ref SQL = the same rounds with the statements ` +
+      `the endpoint ran before the running totals (frozen in bench/charges-reference.sql.ts), so a lower floor ` +
+      `shows; SQL / ref = their p50 ratio. ref SQL, SQL and HTTP ` +
+      `of one row are measured in alternating slices (A B C C B A ...), ${SECONDS} s per side and concurrency, ` +
+      `so drift in the background load hits all alike. c1 / c16 = 1 / 16 concurrent loops; latencies in ms; ` +
       `ratio = HTTP p50 / SQL p50 at the same concurrency; api CPU ms/req = the api process's user + system ` +
-      `CPU time over the paired measurement (it idles during the SQL slices) per HTTP request. Page ${DEEP_PAGE.toLocaleString('en')} is reached by ` +
+      `CPU time over the row's measurement (it idles during the SQL slices) per HTTP request. Page ${DEEP_PAGE.toLocaleString('en')} is reached by ` +
       `walking next_token from page 1; a range with fewer than ${(DEEP_PAGE * PAGE_SIZE).toLocaleString('en')} ` +
       `entries is walked with the largest limit that still has ${DEEP_PAGE.toLocaleString('en')} pages, and its ` +
       `page 1 is measured at that limit too.`,

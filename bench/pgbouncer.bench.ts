@@ -151,7 +151,14 @@ async function main(): Promise<void> {
   const bouncer = await startPgbouncer(direct);
   const viaBouncer = new URL(DATABASE_URL);
   viaBouncer.port = String(bouncer.port);
-  const env = { ...baseEnv, DATABASE_URL: viaBouncer.toString(), MIGRATIONS_RUN: 'false' };
+  // PgBouncer 1.18 in transaction mode cannot carry named statements between server
+  // connections (docs/decisions.md "PgBouncer").
+  const env = {
+    ...baseEnv,
+    DATABASE_URL: viaBouncer.toString(),
+    MIGRATIONS_RUN: 'false',
+    DATABASE_PREPARED_STATEMENTS: 'false',
+  };
   const checks: Check[] = [];
   try {
     const api = await startServer(

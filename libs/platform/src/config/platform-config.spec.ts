@@ -203,6 +203,12 @@ describe('loadPlatformConfig', () => {
       expect(loadPlatformConfig(new Environment({})).databaseReplicaMaxLagSeconds).toBe(5);
     });
 
+    it('runs the hot reads as named statements unless DATABASE_PREPARED_STATEMENTS is false', () => {
+      expect(loadPlatformConfig(new Environment({})).databasePreparedStatements).toBe(true);
+      const off = new Environment({ DATABASE_PREPARED_STATEMENTS: 'false' });
+      expect(loadPlatformConfig(off).databasePreparedStatements).toBe(false);
+    });
+
     it('accepts a cluster or Sentinel without REDIS_URL in production', () => {
       const config = loadPlatformConfig(
         new Environment({

@@ -58,6 +58,11 @@ export class PlatformConfig {
   /** Streaming replica for reads that tolerate lag (docs/operations.md), or null. */
   databaseReplicaUrl: string | null;
   databaseReplicaMaxLagSeconds: number;
+  /**
+   * Named (server-side prepared) statements for the hot reads that ask for them; off behind
+   * a pooler that cannot carry them (docs/decisions.md "PgBouncer").
+   */
+  databasePreparedStatements: boolean;
   migrationsRun: boolean;
   runWorker: boolean;
   logLevel: string;
@@ -123,6 +128,7 @@ export function loadPlatformConfig(env: Environment): PlatformConfig {
       ? null
       : read.url('DATABASE_REPLICA_URL', replicaUrl, ['postgres:', 'postgresql:']);
   config.databaseReplicaMaxLagSeconds = read.number('DATABASE_REPLICA_MAX_LAG_SECONDS', 5, 0);
+  config.databasePreparedStatements = read.boolean('DATABASE_PREPARED_STATEMENTS', true);
   config.migrationsRun = read.boolean('MIGRATIONS_RUN', true);
   config.runWorker = read.boolean('RUN_WORKER', true);
   config.logLevel = read.oneOf(

@@ -2,15 +2,16 @@ import {
   CHARGE_CATEGORIES,
   ChargeCategory,
   ChargeFilter,
+  DAY_SECONDS,
   SortKey,
 } from '../../domain/charge-report';
 
 /**
  * The SQL of the charges report, as plain text + parameters, so the repository and the
  * benchmark's SQL floor (bench/) run exactly the same statements. Cost per page: the
- * head (page 1 only) is O(buckets x days of history); a page is O(limit) index entries
- * plus the non-matching ones whose sort key lies between matching ones, plus one index
- * probe per serverless wrapper of the user in tree format (docs/billing.md).
+ * head (page 1 only) is O(buckets) index probes of the running totals; a page is O(limit)
+ * index entries plus the non-matching ones whose sort key lies between matching ones,
+ * plus one index probe per serverless wrapper of the user in tree format (docs/billing.md).
  */
 export interface SqlStatement {
   text: string;
@@ -64,11 +65,17 @@ function gappedMisses(r: Refs): string {
 }
 
 /**
- * Over billing_report_days rows r of some buckets with day <= lte: the contracts whose
- * charged days span [gte, lte] (first charged day <= lte, last charged day >= gte).
+ * The contracts of one bucket whose charged days span [gte, lte] (first charged day <= lte,
+ * last charged day >= gte): the running total of first days at the bucket's last day
+ * <= lte, less that of last days at its last day < gte. Two index probes.
  */
-function spanned(r: Refs): string {
-  return `coalesce(sum(r.starts), 0) - coalesce(sum(r.ends) FILTER (WHERE r.day < ${r.gte}), 0)`;
+function spanned(r: Refs, category: string, bucket: string): string {
+  const at = (column: string, day: string) =>
+    `coalesce((SELECT p.${column} FROM billing_report_days p
+                WHERE p.user_id = ${r.user} AND p.category = ${category} AND p.bucket = ${bucket}
+                  AND ${day}
+                ORDER BY p.day DESC LIMIT 1), 0)`;
+  return `${at('cum_starts', `p.day <= ${r.lte}`)} - ${at('cum_ends', `p.day < ${r.gte}`)}`;
 }
 
 /** The walk column, and the columns bounding it in billing_report_days and in `groups`. */
@@ -117,13 +124,15 @@ function contractKeys(
 ): string {
   const { column, dir, lo, hi } = walk(latestFirst);
   const cats = r.p.add(categories);
-  const days = `FROM billing_report_days r
+  // One pass over the summary's days for both bounds (a CTE: computed once).
+  const bounds = `(SELECT min(r.${lo}) AS lo, max(r.${hi}) AS hi FROM billing_report_days r
          WHERE r.user_id = ${r.user} AND r.day >= ${r.gte} AND r.day <= ${r.lte}
-           AND r.category = ANY(${cats}::text[])`;
-  return `SELECT c.id, c.source, c.${column} AS sort_ts FROM billing_contracts c
+           AND r.category = ANY(${cats}::text[]))`;
+  return `WITH bounds AS MATERIALIZED ${bounds}
+    SELECT c.id, c.source, c.${column} AS sort_ts FROM billing_contracts c
      WHERE c.user_id = ${r.user}
-       AND c.${column} >= (SELECT min(r.${lo}) ${days})
-       AND c.${column} <= (SELECT max(r.${hi}) ${days})
+       AND c.${column} >= (SELECT lo FROM bounds)
+       AND c.${column} <= (SELECT hi FROM bounds)
        AND c.category = ANY(${cats}::text[]) AND ${visible(snapshot)} AND ${charged(r)}
        ${keyset(r, `c.${column}`, 'c.source', after, latestFirst)}
      ORDER BY c.${column} ${dir}, c.source
@@ -202,24 +211,24 @@ export function pageStatement(
          WHERE true ${keyset(r, 'w.sort_ts', 'g.bucket', after, filter.latestFirst)})`);
     branches.push(`SELECT 'wrapper' AS row_kind, NULL::int AS id, source, sort_ts FROM wrappers`);
   }
-  // A wrapper's other bound (earliest start or latest end) is probed only for the page's
-  // wrappers; its contract count is a sum over the summary's days (as in headStatement).
+  // A wrapper's other bound (earliest start or latest end) and its contract count (from the
+  // running totals, as in headStatement) are subqueries that run only for the page's
+  // wrappers: coalesce and CASE evaluate them for rows without a contract alone.
   const other = walk(!filter.latestFirst);
-  const wrapperColumns = parts.wrappers
-    ? `SELECT (SELECT c.${other.column} FROM billing_contracts c, groups g
-                 WHERE g.bucket = e.source AND c.user_id = ${r.user} AND c.group_key = e.source
-                   AND c.${other.column} >= g.${other.glo} AND c.${other.column} <= g.${other.ghi}
-                   AND ${visible(snap)} AND ${charged(r)}
-                 ORDER BY c.${other.column} ${other.dir}
-                 LIMIT 1) AS other_ts,
-               ((SELECT ${spanned(r)} FROM billing_report_days r
-                  WHERE r.user_id = ${r.user} AND r.category = 'serverless' AND r.bucket = e.source
-                    AND r.day <= ${r.lte})
-                - (SELECT count(*) FROM billing_contracts c
-                    WHERE c.user_id = ${r.user} AND c.group_key = e.source AND ${gappedMisses(r)})
-               )::int AS contracts
-         WHERE e.row_kind = 'wrapper'`
-    : `SELECT NULL::bigint AS other_ts, NULL::int AS contracts`;
+  const otherTs = parts.wrappers
+    ? `(SELECT c.${other.column} FROM billing_contracts c, groups g
+         WHERE g.bucket = e.source AND c.user_id = ${r.user} AND c.group_key = e.source
+           AND c.${other.column} >= g.${other.glo} AND c.${other.column} <= g.${other.ghi}
+           AND ${visible(snap)} AND ${charged(r)}
+         ORDER BY c.${other.column} ${other.dir}
+         LIMIT 1)`
+    : 'NULL::bigint';
+  const contracts = parts.wrappers
+    ? `CASE WHEN e.row_kind = 'wrapper' THEN (${spanned(r, `'serverless'`, 'e.source')}
+         - (SELECT count(*) FROM billing_contracts c
+             WHERE c.user_id = ${r.user} AND c.group_key = e.source AND ${gappedMisses(r)})
+       )::int END`
+    : 'NULL::int';
   const text = `
     WITH ${ctes.join(',\n')},
     page AS (
@@ -227,12 +236,11 @@ export function pageStatement(
        ${order}
        LIMIT ${n})
     SELECT e.row_kind, e.id, e.source,
-           coalesce(k.start_ts, ${filter.latestFirst ? 'o.other_ts' : 'e.sort_ts'}) AS start_ts,
-           coalesce(k.end_ts, ${filter.latestFirst ? 'e.sort_ts' : 'o.other_ts'}) AS end_ts,
-           o.contracts, ${CONTRACT_COLUMNS}
+           coalesce(k.start_ts, ${filter.latestFirst ? otherTs : 'e.sort_ts'}) AS start_ts,
+           coalesce(k.end_ts, ${filter.latestFirst ? 'e.sort_ts' : otherTs}) AS end_ts,
+           ${contracts} AS contracts, ${CONTRACT_COLUMNS}
       FROM page e
       LEFT JOIN billing_contracts k ON k.id = e.id
-      LEFT JOIN LATERAL (${wrapperColumns}) o ON true
      ${order}`;
   return { text, values: r.p.values };
 }
@@ -249,10 +257,11 @@ const MAX_SNAPSHOT_CHARS = 2048;
  *   written later gets a larger xid), and in-flight xids up to M stay invisible. Later
  *   pages see exactly the contracts committed in it, and two walks over unchanged data
  *   get the same snapshot (and so the same tokens).
- * - `total`, counted in that same snapshot: not a count over contracts but a sum over
- *   billing_report_days: per bucket, contracts with first charged day <= lte minus those
- *   with last charged day < gte, less the gapped contracts with no charge in range. In
- *   tree format every serverless bucket with at least one such contract is one wrapper.
+ * - `total`, counted in that same snapshot: not a count over contracts but, per bucket of
+ *   the user (walked in the summary's index, one probe each), contracts with first charged
+ *   day <= lte minus those with last charged day < gte read from the running totals, less
+ *   the gapped contracts with no charge in range. In tree format every serverless bucket
+ *   with at least one such contract is one wrapper.
  */
 export function headStatement(userId: number, filter: ChargeFilter): SqlStatement {
   const r = refs(userId, filter);
@@ -263,11 +272,17 @@ export function headStatement(userId: number, filter: ChargeFilter): SqlStatemen
       : `coalesce(sum(n) FILTER (WHERE category <> 'serverless'), 0)
          + count(*) FILTER (WHERE category = 'serverless' AND n > 0)`;
   const text = `
-    WITH spans AS (
-      SELECT r.category, r.bucket, ${spanned(r)} AS n
-        FROM billing_report_days r
-       WHERE r.user_id = ${r.user} AND r.category = ANY(${cats}::text[]) AND r.day <= ${r.lte}
-       GROUP BY r.category, r.bucket),
+    WITH RECURSIVE user_buckets AS (
+      (SELECT r.category, r.bucket FROM billing_report_days r
+        WHERE r.user_id = ${r.user} ORDER BY r.category, r.bucket LIMIT 1)
+      UNION ALL
+      SELECT n.category, n.bucket FROM user_buckets b CROSS JOIN LATERAL (
+        SELECT r.category, r.bucket FROM billing_report_days r
+         WHERE r.user_id = ${r.user} AND (r.category, r.bucket) > (b.category, b.bucket)
+         ORDER BY r.category, r.bucket LIMIT 1) n),
+    spans AS MATERIALIZED (
+      SELECT b.category, b.bucket, ${spanned(r, 'b.category', 'b.bucket')} AS n
+        FROM user_buckets b WHERE b.category = ANY(${cats}::text[])),
     misses AS (
       SELECT coalesce(c.group_key, c.category) AS bucket, count(*) AS n
         FROM billing_contracts c
@@ -294,19 +309,58 @@ export function headStatement(userId: number, filter: ChargeFilter): SqlStatemen
   return { text, values: r.p.values };
 }
 
-/** Charges of the page's contracts summed per type, and per contract (exact numeric sums). */
+/** Per type, then per contract: exact numeric sums, rounded once; the rate or, when it changed, the effective rate. */
+const CHARGE_COLUMNS = {
+  quantity: (sum: string) => `round(${sum}, 3)::text AS quantity`,
+  rate: (minRate: string, maxRate: string, amount: string, quantity: string) =>
+    `CASE WHEN ${minRate} = ${maxRate} THEN ${minRate}::text
+          ELSE round(${amount} / nullif(${quantity}, 0), 6)::text END AS rate`,
+  amount: (sum: string) => `round(${sum}, 3)::text AS amount`,
+};
+
+/**
+ * Charges of the page's contracts summed per type, and per contract (exact numeric sums).
+ * A contract whose charge days all lie in [gte, lte] is read from billing_charge_totals
+ * (its sums over all its days, one index probe); the others, and any contract without
+ * totals, are summed from billing_charges over the range. Both give the same rows.
+ */
 export function contractChargesStatement(ids: number[], gte: number, lte: number): SqlStatement {
+  const { quantity, rate, amount } = CHARGE_COLUMNS;
+  const summed = `
+      SELECT contract_id, type, min(day) AS first_day, max(day) AS last_day,
+             ${quantity('sum(quantity)')}, min(unit) AS unit,
+             ${rate('min(rate)', 'max(rate)', 'sum(amount)', 'sum(quantity)')},
+             ${amount('sum(amount)')}, count(DISTINCT day)::int AS days
+        FROM billing_charges`;
+  const perType = `GROUP BY GROUPING SETS ((contract_id, type), (contract_id))`;
+  // A range shorter than a day holds at most one charge day: a contract's totals hold no
+  // fewer rows than its charges there, so they are summed directly.
+  if (lte - gte < DAY_SECONDS) {
+    return {
+      text: `${summed}
+       WHERE contract_id = ANY($1::int[]) AND day >= $2 AND day <= $3
+       ${perType}`,
+      values: [ids, gte, lte],
+    };
+  }
   return {
     text: `
-      SELECT contract_id, type, min(day) AS first_day, max(day) AS last_day,
-             round(sum(quantity), 3)::text AS quantity, min(unit) AS unit,
-             CASE WHEN min(rate) = max(rate) THEN min(rate)::text
-                  ELSE round(sum(amount) / nullif(sum(quantity), 0), 6)::text END AS rate,
-             round(sum(amount), 3)::text AS amount,
-             count(DISTINCT day)::int AS days
-        FROM billing_charges
-       WHERE contract_id = ANY($1::int[]) AND day >= $2 AND day <= $3
-       GROUP BY GROUPING SETS ((contract_id, type), (contract_id))`,
+      WITH whole AS MATERIALIZED (
+        SELECT * FROM billing_charge_totals
+         WHERE contract_id = ANY($1::int[]) AND contract_first_day >= $2 AND contract_last_day <= $3)
+      SELECT contract_id, type, first_day, last_day, ${quantity('quantity')}, unit,
+             ${rate('min_rate', 'max_rate', 'amount', 'quantity')}, ${amount('amount')},
+             NULL::int AS days
+        FROM whole
+      UNION ALL
+      SELECT contract_id, NULL, min(first_day), max(last_day), ${quantity('sum(quantity)')},
+             min(unit), ${rate('min(min_rate)', 'max(max_rate)', 'sum(amount)', 'sum(quantity)')},
+             ${amount('sum(amount)')}, min(contract_days)
+        FROM whole GROUP BY contract_id
+      UNION ALL${summed}
+       WHERE contract_id = ANY(ARRAY(SELECT unnest($1::int[]) EXCEPT SELECT contract_id FROM whole))
+         AND day >= $2 AND day <= $3
+       ${perType}`,
     values: [ids, gte, lte],
   };
 }

@@ -2,7 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { TransactionalEntityManager } from '@app/platform';
 import { ContractRepository } from '../../application/ports/contract.repository.port';
 import { Contract, DailyCharge } from '../../domain/contract';
-import { contractReportDaysSql } from './report-days.sql';
+import { contractChargeTotalsSql } from './charge-totals.sql';
+import {
+  contractReportDaysSql,
+  lockReportDaysSql,
+  refreshReportPrefixSql,
+} from './report-days.sql';
 import { contractStatementDaysSql } from './statement-days.sql';
 
 @Injectable()
@@ -12,10 +17,20 @@ export class PostgresContractRepository extends ContractRepository {
   }
 
   async replace(contract: Contract, charges: DailyCharge[]): Promise<void> {
-    // Incremental summary updates (ON CONFLICT row locks) stay correct under concurrent writers.
+    // Incremental summary updates (ON CONFLICT row locks) stay correct under concurrent
+    // writers; the running totals need the summary locks (lockReportDaysSql) of the bucket
+    // the contract leaves and of the one it joins, both taken before any summary row.
     await this.tx.transaction(async () => {
       await this.tx.rows(`SELECT 1 FROM billing_contracts WHERE id = $1 FOR UPDATE`, [contract.id]);
+      await this.tx.rows(lockReportDaysSql, [
+        contract.id,
+        contract.userId,
+        contract.kind,
+        contract.endpointId,
+        contract.workergroupId,
+      ]);
       await this.tx.rows(contractReportDaysSql('-'), [contract.id]);
+      await this.tx.rows(refreshReportPrefixSql, [contract.id]);
       await this.tx.rows(contractStatementDaysSql('-'), [contract.id]);
       await this.tx.rows(`DELETE FROM billing_charges WHERE contract_id = $1`, [contract.id]);
       await this.tx.rows(
@@ -62,7 +77,9 @@ export class PostgresContractRepository extends ContractRepository {
           WHERE c.id = $1`,
         [contract.id],
       );
+      for (const statement of contractChargeTotalsSql) await this.tx.rows(statement, [contract.id]);
       await this.tx.rows(contractReportDaysSql('+'), [contract.id]);
+      await this.tx.rows(refreshReportPrefixSql, [contract.id]);
       await this.tx.rows(contractStatementDaysSql('+'), [contract.id]);
     });
   }

@@ -5,6 +5,7 @@ import {
   DemoSeedOptions,
   DemoSeedSummary,
 } from '../../application/ports/demo-data.seeder.port';
+import { bulkChargeTotalsSql } from './charge-totals.sql';
 import { bulkReportDaysSql } from './report-days.sql';
 import { bulkStatementDaysSql } from './statement-days.sql';
 
@@ -61,6 +62,12 @@ export class PostgresDemoDataSeeder extends DemoDataSeeder {
       for (let from = firstId; from <= lastId; from += batch) {
         report('charges', from - firstId, contractIds, 'contracts');
         await this.seedCharges(runner, from, Math.min(lastId, from + batch - 1));
+        await runner.query(
+          bulkChargeTotalsSql(
+            'c.id BETWEEN $1 AND $2 AND c.user_id IN (SELECT id FROM demo_users)',
+          ),
+          [from, Math.min(lastId, from + batch - 1)],
+        );
       }
       report('charges', contractIds, contractIds, 'contracts');
       const userBatch = Math.max(100, Math.ceil(options.users / 50));
@@ -83,7 +90,14 @@ export class PostgresDemoDataSeeder extends DemoDataSeeder {
       ];
       for (const [index, table] of maintained.entries()) {
         report('vacuum analyze', index, maintained.length, 'tables');
-        await runner.query(table === 'users' ? `ANALYZE users` : `VACUUM ANALYZE ${table}`);
+        // The charge totals go with the charges they sum (one step of the progress).
+        await runner.query(
+          table === 'users'
+            ? `ANALYZE users`
+            : table === 'billing_charges'
+              ? `VACUUM ANALYZE billing_charges, billing_charge_totals`
+              : `VACUUM ANALYZE ${table}`,
+        );
       }
       report('vacuum analyze', maintained.length, maintained.length, 'tables');
       const [counts] = (await runner.query(
@@ -141,6 +155,10 @@ export class PostgresDemoDataSeeder extends DemoDataSeeder {
     );
     await runner.query(
       `DELETE FROM billing_statement_days WHERE user_id IN (SELECT id FROM demo_users)`,
+    );
+    await runner.query(
+      `DELETE FROM billing_charge_totals WHERE contract_id IN
+         (SELECT c.id FROM billing_contracts c JOIN demo_users u ON u.id = c.user_id)`,
     );
     await runner.query(
       `DELETE FROM billing_charges WHERE contract_id IN

@@ -1,8 +1,10 @@
 /**
  * Maintenance of billing_report_days, the per (user, bucket, charged day) summary the
- * report's totals, scan bounds and wrapper amounts read (see the 1767000100001 migration).
- * A bucket is the contract's tree wrapper (`endpoint-<id>`, `workergroup-<id>`) for a
- * serverless contract, else its category (`instance`, `volume`).
+ * report's totals, scan bounds and wrapper amounts read (see the 1767000100001 and
+ * 1767000100003 migrations). A bucket is the contract's tree wrapper (`endpoint-<id>`,
+ * `workergroup-<id>`) for a serverless contract, else its category (`instance`, `volume`).
+ * `cum_starts` / `cum_ends` are the running totals of `starts` / `ends` over the bucket's
+ * days (docs/billing.md "Prefix sums").
  */
 const COLUMNS = `user_id, category, bucket, day, starts, ends, min_start, max_start, min_end, max_end, amount`;
 
@@ -35,17 +37,81 @@ export function contractReportDaysSql(sign: '+' | '-'): string {
       amount = d.amount + EXCLUDED.amount${bounds}`;
 }
 
-/** Builds the summary in bulk for the contracts `c` selected by `join` (seed:demo). */
+/** The advisory lock key of a (user, bucket) of billing_report_days. */
+const lockKey = (user: string, bucket: string) =>
+  `hashtextextended('billing_report_days:' || ${user} || ':' || ${bucket}, 0)`;
+
+/**
+ * Takes the summary locks of the bucket contract $1 leaves (as stored now, if it is) and
+ * of the one it joins (user $2, kind $3, endpoint_id $4, workergroup_id $5: the bucket as
+ * the generated columns category and group_key will make it), held to the end of the
+ * transaction. The running totals of a bucket are recomputed from its rows, which is only
+ * right while no other transaction changes them: every writer takes its buckets' locks
+ * before touching any summary row, both at once in ascending order so that two writers
+ * never wait on each other, and writers of other buckets go on in parallel. A hash
+ * collision only serialises two buckets more.
+ */
+export const lockReportDaysSql = `
+    WITH keys AS (
+      SELECT ${lockKey(
+        '$2::int',
+        `CASE WHEN $3::text = 'volume' THEN 'volume'
+              WHEN $4::int IS NOT NULL THEN 'endpoint-' || $4::int
+              WHEN $5::int IS NOT NULL THEN 'workergroup-' || $5::int
+              ELSE 'instance' END`,
+      )} AS joins,
+             (SELECT ${lockKey('user_id', 'coalesce(group_key, category)')}
+                FROM billing_contracts WHERE id = $1) AS leaves)
+    SELECT pg_advisory_xact_lock(least(joins, coalesce(leaves, joins))),
+           pg_advisory_xact_lock(greatest(joins, coalesce(leaves, joins)))
+      FROM keys`;
+
+/**
+ * Recomputes the running totals of contract $1's bucket from its first charged day on,
+ * after contractReportDaysSql changed that bucket's `starts` / `ends` there. The days before
+ * keep theirs (the contract changed nothing there): the last of them is the base.
+ * O(days of the bucket from the contract's first charged day); run under lockReportDaysSql.
+ */
+export const refreshReportPrefixSql = `
+    WITH k AS (
+      SELECT user_id, category, coalesce(group_key, category) AS bucket, first_charge_day AS first
+        FROM billing_contracts WHERE id = $1 AND first_charge_day IS NOT NULL),
+    base AS (
+      SELECT coalesce((SELECT ARRAY[r.cum_starts, r.cum_ends] FROM billing_report_days r
+                        WHERE r.user_id = k.user_id AND r.category = k.category
+                          AND r.bucket = k.bucket AND r.day < k.first
+                        ORDER BY r.day DESC LIMIT 1), ARRAY[0, 0]) AS cum
+        FROM k),
+    w AS (
+      SELECT r.user_id, r.category, r.bucket, r.day,
+             base.cum[1] + sum(r.starts) OVER b AS cum_starts,
+             base.cum[2] + sum(r.ends) OVER b AS cum_ends
+        FROM k, base, billing_report_days r
+       WHERE r.user_id = k.user_id AND r.category = k.category AND r.bucket = k.bucket
+         AND r.day >= k.first
+      WINDOW b AS (ORDER BY r.day))
+    UPDATE billing_report_days d SET cum_starts = w.cum_starts, cum_ends = w.cum_ends
+      FROM w
+     WHERE d.user_id = w.user_id AND d.category = w.category AND d.bucket = w.bucket
+       AND d.day = w.day AND (d.cum_starts <> w.cum_starts OR d.cum_ends <> w.cum_ends)`;
+
+/**
+ * Builds the summary in bulk, running totals included, for the contracts `c` selected by
+ * `join` (seed:demo): it must select all contracts of each of their users, none of whose
+ * summary rows may exist yet.
+ */
 export function bulkReportDaysSql(join: string): string {
   return `
-    INSERT INTO billing_report_days (${COLUMNS})
-    SELECT c.user_id, c.category, coalesce(c.group_key, c.category), x.day,
-           count(*) FILTER (WHERE x.day = c.first_charge_day),
-           count(*) FILTER (WHERE x.day = c.last_charge_day),
-           min(c.start_ts), max(c.start_ts), min(c.end_ts), max(c.end_ts), sum(x.amount)
-      FROM (SELECT ch.contract_id, ch.day, sum(ch.amount) AS amount
-              FROM billing_charges ch JOIN billing_contracts c ON c.id = ch.contract_id ${join}
-             GROUP BY ch.contract_id, ch.day) x
-      JOIN billing_contracts c ON c.id = x.contract_id
-     GROUP BY 1, 2, 3, 4`;
+    INSERT INTO billing_report_days (${COLUMNS}, cum_starts, cum_ends)
+    SELECT *, sum(starts) OVER b, sum(ends) OVER b
+      FROM (SELECT c.user_id, c.category, coalesce(c.group_key, c.category) AS bucket, x.day,
+                   count(*) FILTER (WHERE x.day = c.first_charge_day) AS starts,
+                   count(*) FILTER (WHERE x.day = c.last_charge_day) AS ends,
+                   min(c.start_ts), max(c.start_ts), min(c.end_ts), max(c.end_ts), sum(x.amount)
+              FROM (SELECT ch.contract_id, ch.day, sum(ch.amount) AS amount
+                      FROM billing_charges ch JOIN billing_contracts c ON c.id = ch.contract_id ${join}
+                     GROUP BY ch.contract_id, ch.day) x
+              JOIN billing_contracts c ON c.id = x.contract_id
+             GROUP BY 1, 2, 3, 4) s
+    WINDOW b AS (PARTITION BY user_id, category, bucket ORDER BY day)`;
 }

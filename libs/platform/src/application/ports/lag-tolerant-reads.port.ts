@@ -8,6 +8,16 @@ export interface ReplicaState {
   message?: string;
 }
 
+/** How one statement is run. */
+export interface StatementOptions {
+  /**
+   * Run often with the same text: run it as a named statement (prepared once per
+   * connection, planned generically after a few runs) where DATABASE_PREPARED_STATEMENTS
+   * allows, else as usual.
+   */
+  prepare?: boolean;
+}
+
 /**
  * Reads that tolerate some lag (docs/operations.md "Read replica"): a unit of such reads
  * runs on the PostgreSQL streaming replica when one is configured, reachable and close
@@ -27,7 +37,11 @@ export abstract class LagTolerantReads {
    * The rows of one statement of the current run() (on the primary outside any run): the
    * lag-tolerant counterpart of TransactionalEntityManager.rows.
    */
-  abstract rows<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  abstract rows<Row>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: StatementOptions,
+  ): Promise<Row[]>;
 
   abstract replicaState(): Promise<ReplicaState>;
 }

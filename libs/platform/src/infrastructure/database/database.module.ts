@@ -51,7 +51,11 @@ export class DatabaseModule implements OnModuleInit {
         {
           provide: TransactionalEntityManager,
           inject: [DataSource],
-          useFactory: (dataSource: DataSource) => new TransactionalEntityManager(dataSource),
+          useFactory: (dataSource: DataSource) =>
+            new TransactionalEntityManager(dataSource, {
+              // PGlite behind its socket is left to plain statements.
+              preparedStatements: config.databasePreparedStatements && !config.embedded,
+            }),
         },
         {
           provide: LagTolerantReads,

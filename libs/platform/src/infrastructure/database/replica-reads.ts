@@ -1,7 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Pool, PoolClient } from 'pg';
-import { LagTolerantReads, ReplicaState } from '../../application/ports/lag-tolerant-reads.port';
-import { TransactionalEntityManager } from './transactional-entity-manager';
+import {
+  LagTolerantReads,
+  ReplicaState,
+  StatementOptions,
+} from '../../application/ports/lag-tolerant-reads.port';
+import { statementConfig, TransactionalEntityManager } from './transactional-entity-manager';
 
 /** How long a measured replica state is trusted before it is measured again. */
 const STATE_TTL_MS = 1_000;
@@ -28,7 +32,7 @@ SELECT pg_snapshot_xmax(pg_current_snapshot()) >= pg_snapshot_xmax($1::pg_snapsh
        AND NOT EXISTS (SELECT 1 FROM pg_snapshot_xip(pg_current_snapshot()) x
                         WHERE pg_visible_in_snapshot(x, $1::pg_snapshot)) AS sees`;
 
-type Runner = (text: string, values: unknown[]) => Promise<unknown[]>;
+type Runner = (text: string, values: unknown[], options: StatementOptions) => Promise<unknown[]>;
 
 /** Lag-tolerant reads on the primary only: the setting without DATABASE_REPLICA_URL. */
 export class PrimaryOnlyReads extends LagTolerantReads {
@@ -40,8 +44,12 @@ export class PrimaryOnlyReads extends LagTolerantReads {
     return work();
   }
 
-  rows<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    return this.primary.rows<Row>(sql, params);
+  rows<Row>(
+    sql: string,
+    params: readonly unknown[] = [],
+    options: StatementOptions = {},
+  ): Promise<Row[]> {
+    return this.primary.rows<Row>(sql, params, options);
   }
 
   async replicaState(): Promise<ReplicaState> {
@@ -101,8 +109,11 @@ export class ReplicaReads extends LagTolerantReads {
                 .sees
             : true;
           if (sees) {
+            const prepared = this.primary.preparedStatements;
             const result = await this.current.run(
-              async (text, values) => (await client.query(text, values)).rows,
+              async (text, values, statement) =>
+                (await client.query(statementConfig(text, values, !!statement.prepare && prepared)))
+                  .rows,
               work,
             );
             await client.query('COMMIT');
@@ -119,13 +130,20 @@ export class ReplicaReads extends LagTolerantReads {
       }
     }
     this.served.primary += 1;
-    return this.current.run((text, values) => this.primary.rows<unknown>(text, values), work);
+    return this.current.run(
+      (text, values, statement) => this.primary.rows<unknown>(text, values, statement),
+      work,
+    );
   }
 
-  async rows<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+  async rows<Row>(
+    sql: string,
+    params: readonly unknown[] = [],
+    options: StatementOptions = {},
+  ): Promise<Row[]> {
     const runner = this.current.getStore();
-    if (runner) return (await runner(sql, [...params])) as Row[];
-    return this.primary.rows<Row>(sql, params);
+    if (runner) return (await runner(sql, [...params], options)) as Row[];
+    return this.primary.rows<Row>(sql, params, options);
   }
 
   /** Measured at most once a second, however many requests ask. */

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from './database-setup';
-import { TransactionalEntityManager, TypeormUnitOfWork } from './transactional-entity-manager';
+import {
+  statementName,
+  TransactionalEntityManager,
+  TypeormUnitOfWork,
+} from './transactional-entity-manager';
 
 describe('TypeormUnitOfWork (real PostgreSQL)', () => {
   let dataSource: DataSource;
@@ -89,5 +93,47 @@ describe('TypeormUnitOfWork (real PostgreSQL)', () => {
       runMigrations(dataSource),
     ]);
     expect(results.flat()).toEqual([]);
+  });
+
+  describe('statements run with { prepare: true }', () => {
+    const sql = `SELECT $1::int + 1 AS n, 'prepared-statement-test' AS tag`;
+    /** Whether this connection holds the statement prepared under its digest name. */
+    const preparedHere = (tx: TransactionalEntityManager) =>
+      tx.rows<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = $1`,
+        [statementName(sql)],
+      );
+
+    it('are named statements, prepared on the connection, with DATABASE_PREPARED_STATEMENTS', async () => {
+      const prepared = new TransactionalEntityManager(dataSource, { preparedStatements: true });
+      await prepared.transaction(async () => {
+        expect(await prepared.rows(sql, [41], { prepare: true })).toEqual([
+          { n: 42, tag: 'prepared-statement-test' },
+        ]);
+        expect(await preparedHere(prepared)).toEqual([{ n: 1 }]);
+      });
+      // Outside a transaction, on a pooled connection, with the same answers and errors.
+      expect(await prepared.rows(sql, [1], { prepare: true })).toEqual([
+        { n: 2, tag: 'prepared-statement-test' },
+      ]);
+      await expect(prepared.rows(sql, ['x'], { prepare: true })).rejects.toThrow(
+        /invalid input syntax/,
+      );
+    });
+
+    it('are plain statements without it', async () => {
+      const plain = new TransactionalEntityManager(dataSource);
+      await plain.transaction(async () => {
+        expect(await plain.rows(sql, [41], { prepare: true })).toEqual([
+          { n: 42, tag: 'prepared-statement-test' },
+        ]);
+        expect(await preparedHere(plain)).toEqual([{ n: 0 }]);
+      });
+    });
+
+    it('name a text by its digest: one name per text', () => {
+      expect(statementName(sql)).toBe(statementName(sql));
+      expect(statementName(sql)).not.toBe(statementName(`${sql} `));
+    });
   });
 });

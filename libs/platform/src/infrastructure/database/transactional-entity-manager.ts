@@ -1,6 +1,39 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { DataSource, EntityManager } from 'typeorm';
+import { createHash } from 'node:crypto';
+import type { Pool, PoolClient, QueryConfig } from 'pg';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { StatementOptions } from '../../application/ports/lag-tolerant-reads.port';
 import { UnitOfWork } from '../../application/ports/unit-of-work.port';
+
+/** Statement texts named so far; the texts that ask for it are few (one per query shape). */
+const NAMES = new Map<string, string>();
+const MAX_NAMES = 1_000;
+
+/**
+ * A named statement's name: a digest of its text, so one name never stands for two texts
+ * on a connection, and every process names a text alike.
+ */
+export function statementName(sql: string): string {
+  let name = NAMES.get(sql);
+  if (name === undefined) {
+    if (NAMES.size >= MAX_NAMES) NAMES.clear();
+    name = `s_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
+    NAMES.set(sql, name);
+  }
+  return name;
+}
+
+/** The pg query of one statement, named when `prepare` asks for it and it is allowed. */
+export function statementConfig(
+  sql: string,
+  params: readonly unknown[],
+  prepare: boolean,
+): QueryConfig {
+  return prepare
+    ? { name: statementName(sql), text: sql, values: [...params] }
+    : { text: sql, values: [...params] };
+}
 
 interface RunningTransaction {
   manager: EntityManager;
@@ -14,7 +47,18 @@ interface RunningTransaction {
 export class TransactionalEntityManager {
   private readonly storage = new AsyncLocalStorage<RunningTransaction>();
 
-  constructor(private readonly dataSource: DataSource) {}
+  /**
+   * With `preparedStatements` (DATABASE_PREPARED_STATEMENTS), statements run with
+   * `{ prepare: true }` are named statements, each prepared once per connection.
+   */
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly options: { preparedStatements?: boolean } = {},
+  ) {}
+
+  get preparedStatements(): boolean {
+    return this.options.preparedStatements === true;
+  }
 
   /** The manager of the running transaction, or the pooled one outside a transaction. */
   get manager(): EntityManager {
@@ -27,11 +71,36 @@ export class TransactionalEntityManager {
    * driver answers UPDATE and DELETE with [rows, affectedCount] and everything else with
    * rows alone; this always answers the rows (of RETURNING, for a write).
    */
-  async rows<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+  async rows<Row>(
+    sql: string,
+    params: readonly unknown[] = [],
+    options: StatementOptions = {},
+  ): Promise<Row[]> {
+    if (options.prepare && this.preparedStatements) return this.named<Row>(sql, params);
     const result = (await this.manager.query(sql, [...params])) as unknown;
     if (/^\s*(UPDATE|DELETE)/i.test(sql) && Array.isArray(result) && Array.isArray(result[0]))
       return result[0] as Row[];
     return result as Row[];
+  }
+
+  /**
+   * A named statement on the transaction's connection, else on a pooled one: straight on
+   * the pg driver under TypeORM (its query() takes text only), with its errors wrapped as
+   * TypeORM wraps them.
+   */
+  private async named<Row>(sql: string, params: readonly unknown[]): Promise<Row[]> {
+    const config = statementConfig(sql, params, true);
+    const queryRunner = this.storage.getStore()?.manager.queryRunner;
+    try {
+      if (queryRunner) {
+        const client = (await queryRunner.connect()) as PoolClient;
+        return (await client.query(config)).rows as Row[];
+      }
+      const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
+      return (await pool.query(config)).rows as Row[];
+    } catch (error) {
+      throw new QueryFailedError(sql, [...params], error as Error);
+    }
   }
 
   get inTransaction(): boolean {
