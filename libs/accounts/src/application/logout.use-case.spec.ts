@@ -1,7 +1,10 @@
 import { Principal } from '@app/platform';
+import { InlineUnitOfWork } from '@app/platform/testing';
 import { accountsKit } from '../testing/accounts-kit';
 import { CredentialSessionRevocation } from './credential-session-revocation';
 import { LogoutUseCase } from './logout.use-case';
+
+const ORIGIN = { address: '203.0.113.9', userAgent: 'unit-test/1.0' };
 
 describe('LogoutUseCase', () => {
   let kit: ReturnType<typeof accountsKit>;
@@ -19,7 +22,10 @@ describe('LogoutUseCase', () => {
 
   beforeEach(async () => {
     kit = accountsKit();
-    logout = new LogoutUseCase(new CredentialSessionRevocation(kit.credentials, kit.clock));
+    logout = new LogoutUseCase(
+      new CredentialSessionRevocation(kit.credentials, kit.clock),
+      new InlineUnitOfWork(),
+    );
     userId = (await kit.users.create({ email: 'ada@example.test' })).id;
   });
 
@@ -27,7 +33,7 @@ describe('LogoutUseCase', () => {
     const { sessionKey } = await kit.issuer.issueSession(userId);
     const other = await kit.issuer.issueSession(userId);
     const session = (await kit.credentials.findByHash(kit.issuer.fingerprint(sessionKey)))!;
-    await logout.execute(principal(session.id, 'session'));
+    await logout.execute(principal(session.id, 'session'), ORIGIN);
     expect(
       (await kit.credentials.findByHash(kit.issuer.fingerprint(sessionKey)))!.revokedAt,
     ).toEqual(kit.clock.now());
@@ -40,7 +46,7 @@ describe('LogoutUseCase', () => {
     const apiKey = await kit.issuer.issueApiKey(userId);
     const { sessionKey } = await kit.issuer.issueSession(userId);
     const key = (await kit.credentials.findByHash(kit.issuer.fingerprint(apiKey)))!;
-    await expect(logout.execute(principal(key.id, 'api_key'))).rejects.toMatchObject({
+    await expect(logout.execute(principal(key.id, 'api_key'), ORIGIN)).rejects.toMatchObject({
       code: 'bad_request',
       message: 'Logout ends a session key; this request was made with an API key.',
     });

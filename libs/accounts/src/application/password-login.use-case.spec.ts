@@ -1,3 +1,4 @@
+import { InlineUnitOfWork } from '@app/platform/testing';
 import { accountsKit, InMemoryLoginThrottle, RecordingLoginSecondFactor } from '../testing';
 import { AccountsError } from '../domain/errors';
 import { LoginChallenge } from './ports/login-second-factor.port';
@@ -17,6 +18,7 @@ function setup(options: { secondFactor?: boolean } = {}) {
     hasher,
     throttle,
     issuer,
+    new InlineUnitOfWork(),
     options.secondFactor === false ? undefined : secondFactor,
   );
   users.add({ id: 7, email: 'ada@example.com', username: 'ada' }, 'hashed:right');
@@ -28,6 +30,7 @@ const attempt = (login: string, password: string) => ({
   login,
   password,
   clientAddress: '203.0.113.9',
+  origin: { address: '203.0.113.9', userAgent: null },
 });
 
 async function errorCode(promise: Promise<unknown>): Promise<string> {
@@ -61,7 +64,7 @@ describe('PasswordLoginUseCase', () => {
     expect(throttle.attempts.get('user:7')).toBe(3);
     // An unknown name counts under the name itself (here from an address with budget left).
     await login
-      .execute({ login: 'Nobody', password: 'x', clientAddress: '198.51.100.1' })
+      .execute({ ...attempt('Nobody', 'x'), clientAddress: '198.51.100.1' })
       .catch(() => null);
     expect(throttle.attempts.get('login:nobody')).toBe(1);
   });

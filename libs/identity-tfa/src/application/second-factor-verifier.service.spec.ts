@@ -2,10 +2,14 @@ import { DomainError } from '@app/platform';
 import { totpSecretAad } from '../domain/tfa-method';
 import { encodeBase32, totpCodeForStep, totpStepAt } from '../domain/totp';
 import { channelView } from '../domain/verification-failures';
-import { tfaTestKit } from '../testing/tfa-test-kit';
+import { ORIGIN, tfaTestKit } from '../testing/tfa-test-kit';
 
 const MINUTE = 60 * 1000;
-const options = { purposes: ['verify' as const], failure: '2fa_verification_failed' as const };
+const options = {
+  purposes: ['verify' as const],
+  failure: '2fa_verification_failed' as const,
+  origin: ORIGIN,
+};
 
 async function failure(promise: Promise<unknown>): Promise<DomainError> {
   try {
