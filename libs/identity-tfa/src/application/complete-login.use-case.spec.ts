@@ -172,3 +172,80 @@ describe('CompleteLoginUseCase', () => {
     ).resolves.toMatchObject({ backupCodesRemaining: 9 });
   });
 });
+
+describe('CompleteLoginUseCase: events and trusted devices', () => {
+  it('records the login with the factor and the origin, in the transaction of the session', async () => {
+    const { kit, login, smsLogin } = await setup();
+    const { secret, code } = await smsLogin();
+    await login.execute({ origin: ORIGIN, factor: { code, secret }, admin: false });
+    expect(kit.events.rows).toEqual([
+      expect.objectContaining({
+        userId: 7,
+        kind: 'login',
+        method: 'sms',
+        details: { trusted_device: false },
+        origin: ORIGIN,
+      }),
+    ]);
+    expect(kit.noticeQueue.jobs).toEqual([]);
+  });
+
+  it('a backup code login also records backup_code_used, which is mailed', async () => {
+    const { kit, login } = await setup();
+    const [code] = await kit.backupCodeIssuer.issue(7);
+    await login.execute({ origin: ORIGIN, userId: 7, factor: { backupCode: code }, admin: false });
+    expect(kit.eventKinds(7)).toEqual(['login:backup_code', 'backup_code_used:backup_code']);
+    expect(kit.events.rows[1].details).toEqual({ remaining: 9 });
+    expect(kit.noticeQueue.jobs.map((job) => job.eventId)).toEqual([kit.events.rows[1].id]);
+  });
+
+  it('logged out, remember_device trusts the device: its token comes back, once', async () => {
+    const { kit, login, smsLogin } = await setup();
+    const { secret, code } = await smsLogin();
+    const completed = await login.execute({
+      origin: ORIGIN,
+      factor: { code, secret },
+      admin: false,
+      rememberDevice: true,
+    });
+    expect(completed.trustedDevice?.token).toMatch(/^gmd_[0-9A-Za-z]{43}$/);
+    expect(await kit.deviceTrust.find(7, completed.trustedDevice!.token)).toEqual(
+      completed.trustedDevice!.device,
+    );
+    expect(kit.eventKinds(7)).toEqual(['login:sms', 'device_trusted']);
+  });
+
+  it('with a Bearer token, remember_device is bad_request before any code is compared or spent', async () => {
+    const { kit, login } = await setup();
+    const [code] = await kit.backupCodeIssuer.issue(7);
+    const error = await rejection(
+      login.execute({
+        origin: ORIGIN,
+        userId: 7,
+        factor: { backupCode: code },
+        admin: false,
+        rememberDevice: true,
+      }),
+    );
+    expect(error.code).toBe('bad_request');
+    expect(error.message).toMatch(/remember_device is only for the logged-out login/);
+    expect(await kit.backupCodes.countUnused(7)).toBe(10);
+    expect(kit.devices.rows).toEqual([]);
+    expect(kit.events.rows).toEqual([]);
+  });
+
+  it('a wrong code records no login and trusts no device', async () => {
+    const { kit, login, smsLogin } = await setup();
+    const { secret, code } = await smsLogin();
+    await rejection(
+      login.execute({
+        origin: ORIGIN,
+        factor: { code: otherThan(code), secret },
+        admin: false,
+        rememberDevice: true,
+      }),
+    );
+    expect(kit.events.rows).toEqual([]);
+    expect(kit.devices.rows).toEqual([]);
+  });
+});

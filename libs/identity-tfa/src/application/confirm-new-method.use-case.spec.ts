@@ -190,3 +190,43 @@ describe('ConfirmNewMethodUseCase', () => {
     expect(error.code).toBe('untracked_2fa_found');
   });
 });
+
+describe('ConfirmNewMethodUseCase: events', () => {
+  it('the first method records method_added (mailed) and tfa_enabled; a further one method_added', async () => {
+    const { kit, confirm, appCode, smsCode } = await setup();
+    const first = await confirm.execute({
+      origin: ORIGIN,
+      userId: 7,
+      tfaMethod: 'totp',
+      code: appCode(),
+      secret: APP_SECRET,
+    });
+    expect(kit.eventKinds(7)).toEqual(['method_added:totp', 'tfa_enabled:totp']);
+    expect(kit.events.rows[0].details).toEqual({ method_id: first.method.id });
+    expect(kit.noticeQueue.jobs.map((job) => job.eventId)).toEqual([kit.events.rows[0].id]);
+    const { secret, code } = await smsCode();
+    await confirm.execute({
+      origin: ORIGIN,
+      userId: 7,
+      tfaMethod: 'sms',
+      code,
+      secret,
+      phoneNumber: PHONE,
+    });
+    expect(kit.eventKinds(7)).toEqual([
+      'method_added:totp',
+      'tfa_enabled:totp',
+      'method_added:sms',
+    ]);
+    expect(JSON.stringify(kit.events.rows)).not.toContain(PHONE);
+  });
+
+  it('a duplicate type records nothing', async () => {
+    const { kit, confirm, appCode } = await setup();
+    const command = { origin: ORIGIN, userId: 7, tfaMethod: 'totp' as const, secret: APP_SECRET };
+    await confirm.execute({ ...command, code: appCode() });
+    kit.clock.advance(30_000);
+    await rejection(confirm.execute({ ...command, code: appCode() }));
+    expect(kit.events.rows).toHaveLength(2);
+  });
+});

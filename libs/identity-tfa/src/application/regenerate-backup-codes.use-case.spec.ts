@@ -116,3 +116,55 @@ describe('RegenerateBackupCodesUseCase', () => {
     expect(kit.sessions.calls).toEqual([]);
   });
 });
+
+describe('RegenerateBackupCodesUseCase: events and trusted devices', () => {
+  it('records the new set (mailed), the sessions ended and the devices revoked', async () => {
+    const { kit, regenerate } = await setup();
+    kit.addUser(7);
+    const { codeAt } = await kit.addTotpMethod(7);
+    await kit.backupCodeIssuer.issue(7);
+    const { token } = await kit.deviceTrust.trust(7, ORIGIN);
+    kit.events.rows = [];
+    kit.noticeQueue.jobs.length = 0;
+    kit.sessions.live = 2;
+    await regenerate.execute({
+      origin: ORIGIN,
+      userId: 7,
+      factor: { tfaMethod: 'totp', code: codeAt(0) },
+    });
+    expect(kit.eventKinds(7)).toEqual([
+      'backup_codes_regenerated:backup_code',
+      'session_revoked',
+      'device_revoked',
+    ]);
+    expect(kit.events.rows[1].details).toEqual({ sessions: 2, cause: 'tfa_change' });
+    expect(kit.events.rows[2].details).toEqual({ devices: 1, cause: 'tfa_change' });
+    expect(kit.noticeQueue.jobs.map((job) => job.eventId)).toEqual([kit.events.rows[0].id]);
+    expect(await kit.deviceTrust.find(7, token)).toBeNull();
+  });
+
+  it('a legacy backfill records the SMS method added', async () => {
+    const { kit, regenerate } = await setup();
+    kit.addUser(7, { tfaStatus: 'legacy', phoneNumber: PHONE });
+    const { secret, challenge } = await kit.challenges.open(7, 'verify');
+    await kit.challenges.sendCode(challenge, 'sms', PHONE, null);
+    await regenerate.execute({
+      origin: ORIGIN,
+      userId: 7,
+      factor: { code: await kit.lastCode(), secret },
+    });
+    expect(kit.eventKinds(7)).toEqual(['method_added:sms', 'backup_codes_regenerated:backup_code']);
+    expect(kit.events.rows[0].details).toMatchObject({ legacy_backfill: true });
+  });
+
+  it('a refused regeneration records nothing', async () => {
+    const { kit, regenerate } = await setup();
+    kit.addUser(7);
+    const [code] = await kit.backupCodeIssuer.issue(7);
+    await rejection(
+      regenerate.execute({ origin: ORIGIN, userId: 7, factor: { backupCode: code } }),
+    );
+    expect(kit.events.rows).toEqual([]);
+    expect(kit.noticeQueue.jobs).toEqual([]);
+  });
+});

@@ -117,3 +117,74 @@ describe('RemoveMethodUseCase', () => {
     expect(kit.sessions.calls).toEqual([]);
   });
 });
+
+describe('RemoveMethodUseCase: events and trusted devices', () => {
+  it('records method_removed (mailed) and revokes every trusted device in the same change', async () => {
+    const { kit, remove } = await setup();
+    const { method: app, codeAt } = await kit.addTotpMethod(7);
+    const phone = await kit.addSmsMethod(7, PHONE, false);
+    const { token } = await kit.deviceTrust.trust(7, ORIGIN);
+    kit.events.rows = [];
+    kit.noticeQueue.jobs.length = 0;
+    await remove.execute({
+      origin: ORIGIN,
+      userId: 7,
+      factor: { tfaMethod: 'totp', code: codeAt(0) },
+      targetId: phone.id,
+    });
+    expect(kit.eventKinds(7)).toEqual(['method_removed:sms', 'device_revoked']);
+    expect(kit.events.rows[0].details).toEqual({ method_id: phone.id });
+    expect(kit.events.rows[1].details).toEqual({ devices: 1, cause: 'tfa_change' });
+    expect(kit.noticeQueue.jobs.map((job) => job.eventId)).toEqual([kit.events.rows[0].id]);
+    expect(await kit.deviceTrust.find(7, token)).toBeNull();
+    expect(await kit.methods.findById(app.id)).not.toBeNull();
+  });
+
+  it('removing the last method records method_removed and tfa_disabled, and mails once', async () => {
+    const { kit, remove } = await setup();
+    const { codeAt } = await kit.addTotpMethod(7);
+    await remove.execute({
+      origin: ORIGIN,
+      userId: 7,
+      factor: { tfaMethod: 'totp', code: codeAt(0) },
+    });
+    expect(kit.eventKinds(7)).toEqual(['method_removed:totp', 'tfa_disabled:totp']);
+    expect(kit.noticeQueue.jobs.map((job) => job.eventId)).toEqual([kit.events.rows[1].id]);
+  });
+
+  it('on a legacy account, records tfa_disabled', async () => {
+    const { kit, remove } = await setup();
+    kit.addUser(7, { tfaStatus: 'legacy', phoneNumber: PHONE });
+    const { secret, challenge } = await kit.challenges.open(7, 'verify');
+    await kit.challenges.sendCode(challenge, 'sms', PHONE, null);
+    await remove.execute({
+      origin: ORIGIN,
+      userId: 7,
+      factor: { code: await kit.lastCode(), secret },
+    });
+    expect(kit.eventKinds(7)).toEqual(['tfa_disabled:sms']);
+    expect(kit.events.rows[0].details).toEqual({ legacy: true });
+  });
+
+  it('a removal that fails after the code matched records nothing and keeps the devices', async () => {
+    const { kit, remove } = await setup();
+    const { codeAt } = await kit.addTotpMethod(7);
+    const phone = await kit.addSmsMethod(7, PHONE, false);
+    const { token } = await kit.deviceTrust.trust(7, ORIGIN);
+    const before = kit.events.rows.length;
+    kit.methods.delete = async () => {
+      throw new Error('connection lost');
+    };
+    await expect(
+      remove.execute({
+        origin: ORIGIN,
+        userId: 7,
+        factor: { tfaMethod: 'totp', code: codeAt(0) },
+        targetId: phone.id,
+      }),
+    ).rejects.toThrow('connection lost');
+    expect(kit.events.rows).toHaveLength(before);
+    expect(await kit.deviceTrust.find(7, token)).not.toBeNull();
+    expect(kit.noticeQueue.jobs).toHaveLength(1);
+  });
+});

@@ -100,3 +100,30 @@ describe('StartMethodAuthorizationUseCase', () => {
     );
   });
 });
+
+describe('StartMethodAuthorizationUseCase: events', () => {
+  it('a backup code that grants the window records backup_code_used, from where it came', async () => {
+    const { kit, start } = await setup();
+    await kit.addTotpMethod(7);
+    const [code] = await kit.backupCodeIssuer.issue(7);
+    await start.execute({ origin: ORIGIN, userId: 7, backupCode: code });
+    expect(kit.events.rows).toEqual([
+      expect.objectContaining({
+        kind: 'backup_code_used',
+        method: 'backup_code',
+        details: { remaining: 9 },
+        origin: ORIGIN,
+      }),
+    ]);
+  });
+
+  it('a grant the store refuses records no use', async () => {
+    const { kit, start } = await setup();
+    await kit.addTotpMethod(7);
+    const [code] = await kit.backupCodeIssuer.issue(7);
+    kit.authorizations.failing = true;
+    await expect(start.execute({ origin: ORIGIN, userId: 7, backupCode: code })).rejects.toThrow();
+    expect(kit.events.rows).toEqual([]);
+    expect(await kit.backupCodes.countUnused(7)).toBe(10);
+  });
+});

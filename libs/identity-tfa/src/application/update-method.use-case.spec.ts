@@ -85,3 +85,38 @@ describe('UpdateMethodUseCase', () => {
     ]);
   });
 });
+
+describe('UpdateMethodUseCase: events', () => {
+  it('records method_updated naming the fields that changed, never their values', async () => {
+    const { kit, update, phone } = await setup();
+    await update.execute({
+      origin: ORIGIN,
+      userId: 7,
+      tfaMethodId: phone.id,
+      label: 'secret-looking label',
+      isPrimary: true,
+    });
+    expect(kit.events.rows).toEqual([
+      expect.objectContaining({
+        kind: 'method_updated',
+        method: 'sms',
+        details: { method_id: phone.id, changed: ['label', 'is_primary'] },
+        origin: ORIGIN,
+      }),
+    ]);
+    expect(JSON.stringify(kit.events.rows)).not.toContain('secret-looking');
+    expect(kit.noticeQueue.jobs).toEqual([]);
+  });
+
+  it('a request that changes nothing records nothing', async () => {
+    const { kit, update, app } = await setup();
+    await update.execute({
+      origin: ORIGIN,
+      userId: 7,
+      tfaMethodId: app.id,
+      label: 'app',
+      isPrimary: true,
+    });
+    expect(kit.events.rows).toEqual([]);
+  });
+});
