@@ -960,7 +960,7 @@ export interface components {
             /** @enum {string} */
             kind: "tfa_enabled" | "tfa_disabled" | "method_added" | "method_removed" | "method_updated" | "backup_codes_regenerated" | "backup_code_used" | "method_locked" | "login" | "session_revoked" | "admin_reset" | "device_trusted" | "device_revoked";
             /**
-             * @description the factor the event is about, when one is
+             * @description the factor the event is about, when one is (null otherwise)
              * @enum {string|null}
              */
             method: "sms" | "totp" | "email" | "backup_code" | null;

@@ -15,9 +15,10 @@ export class SecurityEventDto {
   kind: string;
 
   @ApiProperty({
-    enum: SECURITY_EVENT_METHODS,
+    // OpenAPI 3.0: a nullable enum lists null among its values.
+    enum: [...SECURITY_EVENT_METHODS, null],
     nullable: true,
-    description: 'the factor the event is about, when one is',
+    description: 'the factor the event is about, when one is (null otherwise)',
   })
   method: string | null;
 
