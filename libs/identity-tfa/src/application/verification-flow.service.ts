@@ -176,6 +176,12 @@ export class VerificationFlow {
           (!extra || (await this.ledger.markChallengeSpent(extra.id, userId, this.clock.now())));
         // Cannot happen under the lock; if it did, the rollback undoes a partial spend.
         if (!spent) throw new SpentMeanwhile();
+        // What was spent outside the database is retired once this commits (never after a
+        // rollback), first among the effects: before the action's own, such as its notices.
+        this.unitOfWork.afterCommit(async () => {
+          await attempt.retire?.();
+          if (extra) await this.challenges.retire(extra);
+        });
         const verified = await attempt.verified();
         const result = await then(verified);
         if (verified.kind === 'backup_code')
@@ -199,8 +205,6 @@ export class VerificationFlow {
         throw error;
       });
     if (outcome.kind === 'refused') throw outcome.error;
-    await attempt.retire?.();
-    if (extra) await this.challenges.retire(extra);
     return { verified: outcome.verified, result: outcome.result };
   }
 }
