@@ -97,6 +97,19 @@ const API_COMMANDS: {
   },
   { args: ['tfa', 'status'], request: { method: 'GET', path: '/api/v0/tfa/status/' } },
   {
+    args: ['tfa', 'events', '--limit', '20', '--next', 'TOKEN1'],
+    request: {
+      method: 'GET',
+      path: '/api/v0/tfa/events/?limit=20&after_token=TOKEN1',
+      query: ['limit = 20', 'after_token = TOKEN1'],
+    },
+  },
+  { args: ['tfa', 'devices'], request: { method: 'GET', path: '/api/v0/tfa/devices/' } },
+  {
+    args: ['tfa', 'devices', '--revoke', '42'],
+    request: { method: 'DELETE', path: '/api/v0/tfa/devices/42/', body: '{}' },
+  },
+  {
     args: ['tfa', 'send-email'],
     request: { method: 'POST', path: '/api/v0/tfa/email/', body: '{}' },
   },
@@ -264,6 +277,9 @@ const USAGE_MISTAKES: { args: string[]; says: string | RegExp }[] = [
   { args: ['tfa', 'update', '7'], says: 'nothing to change' },
   { args: ['tfa', 'update', '7', '-p', 'yes'], says: 'Expected true or false.' },
   { args: ['tfa', 'update', '7', '-l', 'x'.repeat(31)], says: 'Use 1 to 30 characters' },
+  { args: ['tfa', 'events', '--limit', '501'], says: 'Must be at most 500.' },
+  { args: ['tfa', 'events', 'all'], says: 'too many arguments' },
+  { args: ['tfa', 'devices', '--revoke', 'abc'], says: 'Expected a whole number.' },
   { args: ['completion', 'fish'], says: 'Allowed: bash, zsh.' },
   { args: ['--retry', 'many', 'show', 'user'], says: 'Expected a whole number.' },
   { args: ['--url', 'localhost:3000', 'show', 'user'], says: 'must start with http://' },
@@ -302,6 +318,8 @@ const COMMAND_PATHS = [
   'tfa delete',
   'tfa regen-codes',
   'tfa update',
+  'tfa events',
+  'tfa devices',
   'completion',
 ];
 

@@ -18,13 +18,14 @@ const seen = new Map<string, number>();
 
 /**
  * The code of the newest outbox message to `to` that this test file has not read yet.
- * Waits (CONDITION_TIMEOUT_MS) while the worker delivers.
+ * Waits (CONDITION_TIMEOUT_MS) while the worker delivers. Only code messages count: the
+ * security notices a 2FA change mails to the same address carry no code.
  */
 export async function readCode(api: TestApi, to: string): Promise<string> {
   const reader = api.app.get(OutboxReader);
   const after = seen.get(to.toLowerCase()) ?? 0;
   const [latest] = await waitFor(
-    () => reader.list(to, 1),
+    () => reader.list(to, 1, 'code'),
     ([message]) => message !== undefined && message.id > after,
     { what: `a new outbox message to ${to}` },
   );

@@ -48,6 +48,18 @@ describe('renderApiError', () => {
     expect(text).toMatch(/^Error 400 invalid_token: Invalid pagination token\nHint: .*-s and -e/);
   });
 
+  it("a command's own hint replaces the one by error code", () => {
+    const refused = error(400, {
+      success: false,
+      error: 'invalid_token',
+      msg: 'Invalid pagination token',
+    });
+    refused.hint = 'start again without --next.';
+    expect(renderApiError(refused, false, NOW)).toBe(
+      'Error 400 invalid_token: Invalid pagination token\nHint: start again without --next.\n',
+    );
+  });
+
   it('adds the failure count, the lock end and the expiry hint of 2FA errors', () => {
     const locked = renderApiError(
       error(429, {

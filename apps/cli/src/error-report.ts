@@ -31,7 +31,9 @@ export function renderApiError(error: ApiError, raw: boolean, now: Date): string
   if (error.status === 401 && error.text.includes('Two Factor Authentication')) {
     lines.push('Hint: open a session with "gpumkt tfa login".');
   }
-  if (error.code === 'invalid_token') {
+  if (error.hint) {
+    lines.push(`Hint: ${error.hint}`);
+  } else if (error.code === 'invalid_token') {
     lines.push(
       'Hint: a next page token only continues the listing it came from: repeat its -s and -e ' +
         '(as printed beside the token), -ct, -f and --latest-first.',

@@ -11,6 +11,8 @@ export class CliFailure extends Error {
 /** A non-2xx answer from the api, after retries: exit code 1. */
 export class ApiError extends Error {
   readonly exitCode = 1;
+  /** What the command knows the user can do about it; replaces the hint by error code. */
+  hint?: string;
 
   constructor(
     readonly status: number,

@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AccountsModule } from '@app/accounts';
-import { TfaDeliveryWorkerModule } from '@app/identity-tfa';
+import { AccountsWithTfaModule, TfaDeliveryWorkerModule } from '@app/identity-tfa';
 import { Environment, PlatformModule } from '@app/platform';
 
 /** BullMQ processors only; scales independently of the api. */
@@ -11,7 +10,8 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [
         PlatformModule.forRoot({ env, http: false }),
-        AccountsModule,
+        // The accounts module the delivery module imports too (one instance in the app).
+        AccountsWithTfaModule,
         TfaDeliveryWorkerModule,
       ],
     };

@@ -17,6 +17,7 @@ import { CredentialSessionRevocation } from './application/credential-session-re
 import { GetCurrentUserUseCase } from './application/get-current-user.use-case';
 import { LogoutUseCase } from './application/logout.use-case';
 import { PasswordLoginUseCase } from './application/password-login.use-case';
+import { RevokeUserSessionsUseCase } from './application/revoke-user-sessions.use-case';
 import {
   CredentialRepository,
   TeamRepository,
@@ -87,6 +88,7 @@ function redisDatabase(url: string): number {
     PasswordLoginUseCase,
     { provide: SessionRevocation, useClass: CredentialSessionRevocation },
     LogoutUseCase,
+    RevokeUserSessionsUseCase,
     UsersFixtureLoader,
     TeamsFixtureLoader,
     AccountsCommands,
@@ -103,10 +105,13 @@ function redisDatabase(url: string): number {
 export class AccountsModule implements OnModuleInit {
   /**
    * Accounts whose password login hands over to a second factor: `secondFactor` is a
-   * module that exports the LoginSecondFactor port. Accounts never imports the context
-   * that implements it (that context depends on accounts), so that context composes this
-   * once and the apps import its result in place of AccountsModule. Without it, a login
-   * of an account with 2FA answers service_unavailable.
+   * module that exports the LoginSecondFactor port, and the ports around it that accounts
+   * owns and that context implements: TrustedDeviceLogin (a remembered device stands in
+   * for the factor) and SessionAudit (sessions ended are recorded). Accounts never imports
+   * the context that implements them (that context depends on accounts), so that context
+   * composes this once and the apps import its result in place of AccountsModule. Without
+   * it, a login of an account with 2FA answers service_unavailable, no device is trusted
+   * and nothing is recorded.
    */
   static withSecondFactor(secondFactor: Type): DynamicModule {
     return { module: AccountsModule, imports: [secondFactor] };

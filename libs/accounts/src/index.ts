@@ -2,6 +2,8 @@ export * from './domain/user';
 export * from './domain/credential';
 export { UserRepository } from './application/ports/user.repository.port';
 export { SessionRevocation } from './application/ports/session-revocation.port';
+export { SessionAudit } from './application/ports/session-audit.port';
+export { TrustedDeviceLogin } from './application/ports/trusted-device-login.port';
 export {
   LoginSecondFactor,
   LoginChallenge,
@@ -17,5 +19,11 @@ export {
   SecondFactorMethodRecord,
 } from './http/second-factor-method.presenter';
 export { UserResponseDto } from './http/user.response.dto';
-export { setSessionCookie, SESSION_COOKIE, SESSION_HEADER } from './http/session-cookie';
+export {
+  setSessionCookie,
+  setDeviceCookie,
+  SESSION_COOKIE,
+  SESSION_HEADER,
+  DEVICE_COOKIE,
+} from './http/session-cookie';
 export { AccountsModule } from './accounts.module';

@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Password login
-         * @description Without 2FA: a session key (body, cookie and X-Session-Key header). With 2FA: tfa_required, a tfa_secret opening a 10-minute login challenge, and the methods to choose from.
+         * @description Without 2FA: a session key (body, cookie and X-Session-Key header). With 2FA: tfa_required, a tfa_secret opening a 10-minute login challenge, and the methods to choose from; from a trusted device of the user (the gm_device cookie), the session as without 2FA.
          */
         post: operations["LoginController_login"];
         delete?: never;
@@ -149,7 +149,7 @@ export interface paths {
         put?: never;
         /**
          * Complete the 2FA login
-         * @description A code (sms, email, totp) or a backup code. With a Bearer token the new session_key is in the body; logged out (secret only) it is set as an HttpOnly cookie and X-Session-Key header instead.
+         * @description A code (sms, email, totp) or a backup code. With a Bearer token the new session_key is in the body; logged out (secret only) it is set as an HttpOnly cookie and X-Session-Key header instead. Logged out, remember_device: true also sets the gm_device cookie (a trusted device: a later password login from this browser skips the second factor); with a Bearer token it is 400 bad_request.
          */
         post: operations["TfaController_completeLogin"];
         /** Remove a 2FA method (verified); the last one disables 2FA */
@@ -351,6 +351,66 @@ export interface paths {
          */
         post: operations["TfaDeprecatedController_resend"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/tfa/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your security events, newest first (keyset-paginated)
+         * @description 2FA enabled or disabled, methods added, removed or changed, backup codes regenerated or used, locks, 2FA logins, sessions ended, admin resets, trusted devices. Never a code or a secret. See docs/identity-tfa.md "Security events".
+         */
+        get: operations["TfaSecurityController_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/tfa/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your trusted devices (active ones, newest first)
+         * @description Browsers remembered by a logged-out 2FA login with remember_device: a password login from one skips the second factor until it expires or is revoked.
+         */
+        get: operations["TfaSecurityController_devices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/tfa/devices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a trusted device
+         * @description The device needs the second factor again. An id that is not one of your active devices (unknown, another user’s, already revoked) is 404 not_found.
+         */
+        delete: operations["TfaSecurityController_revoke"];
         options?: never;
         head?: never;
         patch?: never;
@@ -652,6 +712,11 @@ export interface components {
              * @default false
              */
             admin?: boolean;
+            /**
+             * @description logged out only (tfa_secret, no Bearer token): remember this browser as a trusted device (the gm_device cookie); a later password login from it skips the second factor. With a Bearer token: 400 bad_request
+             * @default false
+             */
+            remember_device?: boolean;
         };
         TfaLoginResponseDto: {
             id: number;
@@ -886,6 +951,58 @@ export interface components {
             msg: string;
             /** @description the new set */
             backup_codes: string[];
+        };
+        SecurityEventDto: {
+            /** @description increases with time; the page order */
+            id: number;
+            /** @description unix seconds */
+            created_at: number;
+            /** @enum {string} */
+            kind: "tfa_enabled" | "tfa_disabled" | "method_added" | "method_removed" | "method_updated" | "backup_codes_regenerated" | "backup_code_used" | "method_locked" | "login" | "session_revoked" | "admin_reset" | "device_trusted" | "device_revoked";
+            /**
+             * @description the factor the event is about, when one is (null otherwise)
+             * @enum {string|null}
+             */
+            method: "sms" | "totp" | "email" | "backup_code" | null;
+            /** @description client address of the request (null: an operator command) */
+            client_address: string | null;
+            /** @description User-Agent of the request, cut to 256 characters ("manage": an operator command) */
+            user_agent: string | null;
+            /** @description non-secret facts, by kind: login {trusted_device}; session_revoked {sessions, cause}; device_revoked {devices, cause}; method_updated {method_id, changed}; admin_reset {reason, ...} */
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        SecurityEventPageDto: {
+            /** @enum {boolean} */
+            success: true;
+            /** @description newest first */
+            events: components["schemas"]["SecurityEventDto"][];
+            /** @description pass as after_token for the next page; null on the last page */
+            next_token: string | null;
+        };
+        TrustedDeviceDto: {
+            id: number;
+            /** @description unix seconds */
+            created_at: number;
+            /** @description unix seconds of the last password login it skipped the second factor of */
+            last_used: number | null;
+            /** @description unix seconds; the device is forgotten then */
+            expires_at: number;
+            user_agent: string | null;
+            client_address: string | null;
+        };
+        TrustedDeviceListDto: {
+            /** @enum {boolean} */
+            success: true;
+            /** @description active devices, newest first */
+            devices: components["schemas"]["TrustedDeviceDto"][];
+        };
+        TrustedDeviceRevokedDto: {
+            /** @enum {boolean} */
+            success: true;
+            /** @enum {string} */
+            msg: "Trusted device revoked.";
         };
         UnlistVolumeRequestDto: {
             /**
@@ -1195,7 +1312,10 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
-            cookie?: never;
+            cookie?: {
+                /** @description a trusted device (set by POST /api/v0/tfa/ with remember_device): for a user with 2FA, the user's own active device answers like a login without 2FA (a session, no tfa_secret); any other value (another user's, revoked, expired) changes nothing */
+                gm_device?: string;
+            };
         };
         requestBody: {
             content: {
@@ -1717,6 +1837,8 @@ export interface operations {
                 headers: {
                     /** @description logged out (secret only): the new session key, also set as a cookie */
                     "X-Session-Key"?: string;
+                    /** @description logged out: gm_session (HttpOnly; Secure; SameSite=Strict; Path=/), and with remember_device gm_device (HttpOnly; Secure; SameSite=Strict; Path=/api/v0/users/login; Max-Age of TFA_TRUSTED_DEVICE_DAYS days) */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2990,6 +3112,259 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TfaErrorResponseDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TfaSecurityController_events: {
+        parameters: {
+            query?: {
+                /** @description next_token of the previous page */
+                after_token?: unknown;
+                /** @description integer >= 1, default 50, served at most 500 */
+                limit?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurityEventPageDto"];
+                };
+            };
+            /** @description error: bad_request, invalid_token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                };
+            };
+            /** @description error: auth_error, team_user_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                };
+            };
+            /** @description error: auth_error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TfaSecurityController_devices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustedDeviceListDto"];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: auth_error, team_user_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                };
+            };
+            /** @description error: auth_error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TfaSecurityController_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustedDeviceRevokedDto"];
+                };
+            };
+            /** @description error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                };
+            };
+            /** @description error: auth_error, team_user_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                };
+            };
+            /** @description error: auth_error, not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
                 };
             };
             /** @description Unexpected error: the same envelope, never a stack trace */

@@ -3,4 +3,8 @@ export {
   IdentityTfaModule,
   TfaDeliveryWorkerModule,
 } from './identity-tfa.module';
-export { OutboxReader, OutboxMessage } from './infrastructure/delivery/outbox-code.sender';
+export {
+  OutboxReader,
+  OutboxMessage,
+  OutboxKind,
+} from './infrastructure/delivery/outbox-code.sender';

@@ -1,5 +1,6 @@
 export * from './domain/domain-error';
 export * from './domain/principal';
+export * from './domain/request-origin';
 export * from './application/ports/clock.port';
 export * from './application/ports/random-source.port';
 export * from './application/command-line-token';
@@ -28,6 +29,7 @@ export * from './http/validation';
 export * from './http/strict-body.decorator';
 export * from './http/request-middleware';
 export * from './http/hostile-input';
+export * from './http/request-origin';
 export * from './infrastructure/database/database-setup';
 export * from './infrastructure/database/transactional-entity-manager';
 export * from './infrastructure/redis/redis-connection.factory';

@@ -5,6 +5,8 @@ import {
   activate,
   authNew,
   deleteMethod,
+  devices,
+  events,
   login,
   logout,
   regenCodes,
@@ -17,6 +19,9 @@ import {
 } from './tfa.handlers';
 
 const methodId = numberOption({ integer: true, min: 1 });
+
+/** The api serves at most this many events per page. */
+const EVENTS_MAX_LIMIT = 500;
 
 /** The spec's limit on method labels, checked before anything is sent. */
 export const LABEL_MAX_LENGTH = 30;
@@ -271,4 +276,45 @@ export function registerTfaCommands(kit: CommandKit): void {
     )
     .addHelpText('after', examples('gpumkt tfa update 12 -l "Work phone" -p true'))
     .action(kit.action(update));
+
+  tfa
+    .command('events')
+    .description(
+      'Your security events, newest first: 2FA changes, backup codes, locks, 2FA logins, ' +
+        'sessions ended, trusted devices (never a code or a secret)',
+    )
+    .addOption(
+      new Option(
+        '-l, --limit <n>',
+        `events per page, 1..${EVENTS_MAX_LIMIT} (default: 50)`,
+      ).argParser(numberOption({ integer: true, min: 1, max: EVENTS_MAX_LIMIT })),
+    )
+    .option(
+      '-n, --next <token>',
+      'continue from the "Next page" token an earlier page printed (default: the newest page)',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'gpumkt tfa events',
+        'gpumkt tfa events --limit 200 --next TOKEN',
+        'gpumkt tfa events --raw',
+      ),
+    )
+    .action(kit.action(events));
+
+  tfa
+    .command('devices')
+    .description(
+      'Your trusted devices (browsers that skip the second factor at a password login), or ' +
+        'revoke one',
+    )
+    .addOption(
+      new Option(
+        '--revoke <id>',
+        'revoke this device: its browser needs the second factor again (default: list them)',
+      ).argParser(numberOption({ integer: true, min: 1 })),
+    )
+    .addHelpText('after', examples('gpumkt tfa devices', 'gpumkt tfa devices --revoke 1000042'))
+    .action(kit.action(devices));
 }

@@ -12,7 +12,10 @@ import {
   renderBackupCodes,
   renderCodeResent,
   renderCodeSent,
+  renderDeviceRevoked,
   renderMethodRemoved,
+  renderSecurityEvents,
+  renderTrustedDevices,
   renderMethodUpdated,
   renderTfaStatus,
   renderTotpSetup,
@@ -346,4 +349,41 @@ export async function update(
     body: compact({ tfa_method_id: id, label: options.label, is_primary: options.setPrimary }),
   });
   context.output(response, () => renderMethodUpdated(id, options));
+}
+
+/** `tfa events`: one page of the security history; `--next` continues from a token. */
+export async function events(
+  context: CommandContext,
+  options: { limit?: number; next?: string },
+): Promise<void> {
+  const query: { limit?: string; after_token?: string } = {};
+  if (options.limit !== undefined) query.limit = String(options.limit);
+  if (options.next !== undefined) query.after_token = options.next;
+  const page = await context
+    .api()
+    .get('/api/v0/tfa/events/', { params: { query } })
+    .catch((error: unknown) => {
+      if (error instanceof ApiError && error.code === 'invalid_token')
+        error.hint =
+          'a --next token only continues the listing of the account it came from; ' +
+          'run "gpumkt tfa events" without --next to start from the newest event.';
+      throw error;
+    });
+  context.output(page, () => renderSecurityEvents(page, options.limit));
+}
+
+/** `tfa devices`: the trusted devices, or `--revoke ID` to take one's trust back. */
+export async function devices(
+  context: CommandContext,
+  options: { revoke?: number },
+): Promise<void> {
+  if (options.revoke !== undefined) {
+    const id = options.revoke;
+    const response = await context.api().delete('/api/v0/tfa/devices/{id}/', {
+      params: { path: { id } },
+    });
+    return context.output(response, () => renderDeviceRevoked(id));
+  }
+  const list = await context.api().get('/api/v0/tfa/devices/');
+  context.output(list, () => renderTrustedDevices(list));
 }

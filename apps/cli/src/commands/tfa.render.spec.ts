@@ -1,7 +1,9 @@
 import {
   backupCodesRemainingNote,
   renderBackupCodes,
+  renderSecurityEvents,
   renderTfaStatus,
+  renderTrustedDevices,
   totpDisplayMode,
 } from './tfa.render';
 
@@ -64,5 +66,67 @@ describe('tfa rendering', () => {
     expect(backupCodesRemainingNote(undefined)).toBeUndefined();
     expect(backupCodesRemainingNote(2)).toMatch(/^Only 2 backup code/);
     expect(backupCodesRemainingNote(7)).toBe('Backup codes remaining: 7');
+  });
+
+  it('renders security events as a table, with the command for the next page', () => {
+    const page = {
+      success: true as const,
+      events: [
+        {
+          id: 2,
+          created_at: Date.UTC(2026, 0, 2, 9, 30) / 1000,
+          kind: 'method_added' as const,
+          method: 'totp' as const,
+          client_address: '203.0.113.7',
+          user_agent: 'Browser/1.0',
+          details: { method_id: 5 },
+        },
+        {
+          id: 1,
+          created_at: Date.UTC(2026, 0, 2, 9, 0) / 1000,
+          kind: 'admin_reset' as const,
+          method: null,
+          client_address: null,
+          user_agent: 'manage',
+          details: { reason: 'x' },
+        },
+      ],
+      next_token: 'TOKEN',
+    };
+    expect(renderSecurityEvents(page, 2)).toBe(
+      [
+        'time (UTC)        kind          method  address      user agent',
+        '2026-01-02 09:30  method_added  totp    203.0.113.7  Browser/1.0',
+        '2026-01-02 09:00  admin_reset   -       -            manage',
+        '',
+        'Next page: gpumkt tfa events --limit 2 --next TOKEN',
+        '',
+      ].join('\n'),
+    );
+    expect(renderSecurityEvents({ ...page, next_token: null })).not.toContain('Next page');
+    expect(renderSecurityEvents({ success: true, events: [], next_token: null })).toBe(
+      'No security events.\n',
+    );
+  });
+
+  it('renders trusted devices, or says there are none', () => {
+    const device = {
+      id: 1000042,
+      created_at: Date.UTC(2026, 0, 2) / 1000,
+      last_used: null,
+      expires_at: Date.UTC(2026, 1, 1) / 1000,
+      user_agent: 'Laptop/1.0',
+      client_address: '::1',
+    };
+    expect(renderTrustedDevices({ success: true, devices: [device] })).toBe(
+      [
+        'id       created           last used  expires           address  user agent',
+        '1000042  2026-01-02 00:00  -          2026-02-01 00:00  ::1      Laptop/1.0',
+        '',
+        'Revoke one with: gpumkt tfa devices --revoke ID',
+        '',
+      ].join('\n'),
+    );
+    expect(renderTrustedDevices({ success: true, devices: [] })).toMatch(/^No trusted devices/);
   });
 });

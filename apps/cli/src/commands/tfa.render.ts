@@ -169,3 +169,56 @@ export function renderMethodUpdated(
   ].filter(Boolean);
   return `2FA method ${id} updated: ${changes.join(', ')}.`;
 }
+
+export type SecurityEventPage = ApiSchema<'SecurityEventPageDto'>;
+export type TrustedDeviceList = ApiSchema<'TrustedDeviceListDto'>;
+
+/**
+ * `tfa events`: a table (time, kind, method, address, user agent), newest first, and the
+ * command for the next page when there is one.
+ */
+export function renderSecurityEvents(page: SecurityEventPage, limit?: number): string {
+  const events = page.events ?? [];
+  if (events.length === 0) return 'No security events.\n';
+  const rows = events.map((event) => [
+    formatTimestamp(event.created_at),
+    event.kind,
+    formatCell(event.method),
+    formatCell(event.client_address),
+    formatCell(event.user_agent),
+  ]);
+  const table = renderTable(
+    ['time (UTC)', 'kind', 'method', 'address', 'user agent'].map((header) => ({ header })),
+    rows,
+  );
+  if (!page.next_token) return table;
+  const next = `gpumkt tfa events${limit === undefined ? '' : ` --limit ${limit}`} --next ${page.next_token}`;
+  return `${table}\nNext page: ${next}\n`;
+}
+
+/** `tfa devices`: the active trusted devices, or a line saying there are none. */
+export function renderTrustedDevices(list: TrustedDeviceList): string {
+  const devices = list.devices ?? [];
+  if (devices.length === 0)
+    return 'No trusted devices: every password login asks for the second factor.\n';
+  const rows = devices.map((device) => [
+    String(device.id),
+    formatTimestamp(device.created_at),
+    formatTimestamp(device.last_used),
+    formatTimestamp(device.expires_at),
+    formatCell(device.client_address),
+    formatCell(device.user_agent),
+  ]);
+  return (
+    renderTable(
+      ['id', 'created', 'last used', 'expires', 'address', 'user agent'].map((header) => ({
+        header,
+      })),
+      rows,
+    ) + '\nRevoke one with: gpumkt tfa devices --revoke ID\n'
+  );
+}
+
+export function renderDeviceRevoked(id: number): string {
+  return `Trusted device ${id} revoked: its browser needs the second factor again.`;
+}

@@ -1,11 +1,16 @@
 import { Principal } from '@app/platform';
+import { InlineUnitOfWork } from '@app/platform/testing';
 import { accountsKit } from '../testing/accounts-kit';
+import { RecordingSessionAudit } from '../testing/recording-session-audit';
 import { CredentialSessionRevocation } from './credential-session-revocation';
 import { LogoutUseCase } from './logout.use-case';
+
+const ORIGIN = { address: '203.0.113.9', userAgent: 'unit-test/1.0' };
 
 describe('LogoutUseCase', () => {
   let kit: ReturnType<typeof accountsKit>;
   let logout: LogoutUseCase;
+  let audit: RecordingSessionAudit;
   let userId: number;
 
   const principal = (credentialId: number, kind: 'api_key' | 'session'): Principal => ({
@@ -19,7 +24,12 @@ describe('LogoutUseCase', () => {
 
   beforeEach(async () => {
     kit = accountsKit();
-    logout = new LogoutUseCase(new CredentialSessionRevocation(kit.credentials, kit.clock));
+    audit = new RecordingSessionAudit();
+    logout = new LogoutUseCase(
+      new CredentialSessionRevocation(kit.credentials, kit.clock),
+      new InlineUnitOfWork(),
+      audit,
+    );
     userId = (await kit.users.create({ email: 'ada@example.test' })).id;
   });
 
@@ -27,7 +37,7 @@ describe('LogoutUseCase', () => {
     const { sessionKey } = await kit.issuer.issueSession(userId);
     const other = await kit.issuer.issueSession(userId);
     const session = (await kit.credentials.findByHash(kit.issuer.fingerprint(sessionKey)))!;
-    await logout.execute(principal(session.id, 'session'));
+    await logout.execute(principal(session.id, 'session'), ORIGIN);
     expect(
       (await kit.credentials.findByHash(kit.issuer.fingerprint(sessionKey)))!.revokedAt,
     ).toEqual(kit.clock.now());
@@ -40,12 +50,27 @@ describe('LogoutUseCase', () => {
     const apiKey = await kit.issuer.issueApiKey(userId);
     const { sessionKey } = await kit.issuer.issueSession(userId);
     const key = (await kit.credentials.findByHash(kit.issuer.fingerprint(apiKey)))!;
-    await expect(logout.execute(principal(key.id, 'api_key'))).rejects.toMatchObject({
+    await expect(logout.execute(principal(key.id, 'api_key'), ORIGIN)).rejects.toMatchObject({
       code: 'bad_request',
       message: 'Logout ends a session key; this request was made with an API key.',
     });
     expect(
       (await kit.credentials.findByHash(kit.issuer.fingerprint(sessionKey)))!.revokedAt,
     ).toBeNull();
+  });
+
+  it('records the end of the session with its origin; a session already ended records nothing', async () => {
+    const { sessionKey } = await kit.issuer.issueSession(userId);
+    const session = (await kit.credentials.findByHash(kit.issuer.fingerprint(sessionKey)))!;
+    await logout.execute(principal(session.id, 'session'), ORIGIN);
+    await logout.execute(principal(session.id, 'session'), ORIGIN);
+    expect(audit.ended).toEqual([{ userId, count: 1, cause: 'logout', origin: ORIGIN }]);
+  });
+
+  it('an API key records nothing', async () => {
+    const apiKey = await kit.issuer.issueApiKey(userId);
+    const key = (await kit.credentials.findByHash(kit.issuer.fingerprint(apiKey)))!;
+    await logout.execute(principal(key.id, 'api_key'), ORIGIN).catch(() => undefined);
+    expect(audit.ended).toEqual([]);
   });
 });

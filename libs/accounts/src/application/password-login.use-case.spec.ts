@@ -1,4 +1,10 @@
-import { accountsKit, InMemoryLoginThrottle, RecordingLoginSecondFactor } from '../testing';
+import { InlineUnitOfWork } from '@app/platform/testing';
+import {
+  accountsKit,
+  InMemoryLoginThrottle,
+  RecordingLoginSecondFactor,
+  RecordingTrustedDeviceLogin,
+} from '../testing';
 import { AccountsError } from '../domain/errors';
 import { LoginChallenge } from './ports/login-second-factor.port';
 import { PasswordLoginUseCase } from './password-login.use-case';
@@ -12,22 +18,26 @@ function setup(options: { secondFactor?: boolean } = {}) {
   const { users, hasher, credentials, issuer } = accountsKit();
   const throttle = new InMemoryLoginThrottle(3);
   const secondFactor = new RecordingLoginSecondFactor(challenge);
+  const devices = new RecordingTrustedDeviceLogin();
   const login = new PasswordLoginUseCase(
     users,
     hasher,
     throttle,
     issuer,
+    new InlineUnitOfWork(),
     options.secondFactor === false ? undefined : secondFactor,
+    devices,
   );
   users.add({ id: 7, email: 'ada@example.com', username: 'ada' }, 'hashed:right');
   users.add({ id: 8, email: 'bob@example.com', tfaStatus: 'enabled' }, 'hashed:right');
-  return { users, hasher, throttle, credentials, secondFactor, login };
+  return { users, hasher, throttle, credentials, secondFactor, devices, login };
 }
 
 const attempt = (login: string, password: string) => ({
   login,
   password,
   clientAddress: '203.0.113.9',
+  origin: { address: '203.0.113.9', userAgent: null },
 });
 
 async function errorCode(promise: Promise<unknown>): Promise<string> {
@@ -61,7 +71,7 @@ describe('PasswordLoginUseCase', () => {
     expect(throttle.attempts.get('user:7')).toBe(3);
     // An unknown name counts under the name itself (here from an address with budget left).
     await login
-      .execute({ login: 'Nobody', password: 'x', clientAddress: '198.51.100.1' })
+      .execute({ ...attempt('Nobody', 'x'), clientAddress: '198.51.100.1' })
       .catch(() => null);
     expect(throttle.attempts.get('login:nobody')).toBe(1);
   });
@@ -93,5 +103,53 @@ describe('PasswordLoginUseCase', () => {
       'service_unavailable',
     );
     expect(credentials.sessions).toEqual([]);
+  });
+});
+
+describe('PasswordLoginUseCase with a trusted device', () => {
+  it("the user's trusted device answers like a login without 2FA: a session, no challenge", async () => {
+    const { credentials, secondFactor, devices, login } = setup();
+    devices.trust('gmd_bob', 8);
+    const result = await login.execute({
+      ...attempt('bob@example.com', 'right'),
+      deviceToken: 'gmd_bob',
+    });
+    expect(result).toMatchObject({ kind: 'session', user: { id: 8 } });
+    expect(credentials.sessions.map((s) => s.userId)).toEqual([8]);
+    expect(secondFactor.openedFor).toEqual([]);
+    expect(devices.checks).toEqual([
+      { userId: 8, token: 'gmd_bob', origin: { address: '203.0.113.9', userAgent: null } },
+    ]);
+  });
+
+  it("another user's device, or an unknown one, changes nothing: the challenge as usual", async () => {
+    const { users, credentials, devices, login } = setup();
+    users.add({ id: 9, email: 'eve@example.com', tfaStatus: 'enabled' }, 'hashed:right');
+    devices.trust('gmd_eve', 9);
+    for (const token of ['gmd_eve', 'gmd_unknown']) {
+      const result = await login.execute({
+        ...attempt('bob@example.com', 'right'),
+        deviceToken: token,
+      });
+      expect(result.kind).toBe('second_factor');
+    }
+    expect(credentials.sessions).toEqual([]);
+  });
+
+  it('the password and the throttle come first: a device never skips them', async () => {
+    const { devices, login } = setup();
+    devices.trust('gmd_bob', 8);
+    expect(
+      await errorCode(
+        login.execute({ ...attempt('bob@example.com', 'wrong'), deviceToken: 'gmd_bob' }),
+      ),
+    ).toBe('login_failed');
+    expect(devices.checks).toEqual([]);
+  });
+
+  it('without 2FA a device cookie is not even looked at', async () => {
+    const { devices, login } = setup();
+    await login.execute({ ...attempt('ada', 'right'), deviceToken: 'gmd_bob' });
+    expect(devices.checks).toEqual([]);
   });
 });

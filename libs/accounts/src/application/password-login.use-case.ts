@@ -1,16 +1,21 @@
 import { AccountsError } from '../domain/errors';
 import { Injectable, Optional } from '@nestjs/common';
+import { RequestOrigin, UnitOfWork } from '@app/platform';
 import { User } from '../domain/user';
 import { CredentialIssuer } from './credential-issuer';
 import { LoginChallenge, LoginSecondFactor } from './ports/login-second-factor.port';
 import { LoginThrottle } from './ports/login-throttle.port';
 import { PasswordHasher } from './ports/password-hasher.port';
+import { TrustedDeviceLogin } from './ports/trusted-device-login.port';
 import { UserRepository } from './ports/user.repository.port';
 
 export interface PasswordLoginCommand {
   login: string;
   password: string;
   clientAddress: string;
+  /** The token of the browser's trusted-device cookie, if it sent one. */
+  deviceToken?: string;
+  origin: RequestOrigin;
 }
 
 export type PasswordLoginResult =
@@ -28,7 +33,9 @@ const INVALID = 'Invalid username or password.';
  * Username-or-email + password. Every failure looks the same (no user enumeration) and
  * costs the same time. Attempts are counted before the password is checked, per user
  * (username and email share the count; an unknown name counts on its own) and per client
- * address, so a parallel burst gets no more password checks than the budget.
+ * address, so a parallel burst gets no more password checks than the budget. With 2FA on,
+ * a trusted device of the user (identity-tfa's, through TrustedDeviceLogin) stands in for
+ * the second factor; anything else about the cookie changes nothing.
  */
 @Injectable()
 export class PasswordLoginUseCase {
@@ -37,7 +44,9 @@ export class PasswordLoginUseCase {
     private readonly hasher: PasswordHasher,
     private readonly throttle: LoginThrottle,
     private readonly issuer: CredentialIssuer,
+    private readonly uow: UnitOfWork,
     @Optional() private readonly secondFactor?: LoginSecondFactor,
+    @Optional() private readonly trustedDevices?: TrustedDeviceLogin,
   ) {}
 
   async execute(command: PasswordLoginCommand): Promise<PasswordLoginResult> {
@@ -58,6 +67,8 @@ export class PasswordLoginUseCase {
     if (user.tfaStatus !== 'disabled') {
       if (!this.secondFactor)
         throw new AccountsError('service_unavailable', 'Two-factor authentication is unavailable.');
+      const trusted = await this.viaTrustedDevice(user, command);
+      if (trusted) return { kind: 'session', user, ...trusted };
       const challenge = await this.secondFactor.openLoginChallenge(user);
       return {
         kind: 'second_factor',
@@ -68,5 +79,20 @@ export class PasswordLoginUseCase {
     }
     const session = await this.issuer.issueSession(user.id);
     return { kind: 'session', user, ...session };
+  }
+
+  /** The session a trusted device earns: issued in the transaction that records its use. */
+  private async viaTrustedDevice(
+    user: User,
+    command: PasswordLoginCommand,
+  ): Promise<{ sessionKey: string; expiresAt: Date } | null> {
+    const { deviceToken } = command;
+    if (!deviceToken || !this.trustedDevices) return null;
+    const devices = this.trustedDevices;
+    return this.uow.run(async () =>
+      (await devices.accept(user, deviceToken, command.origin))
+        ? this.issuer.issueSession(user.id)
+        : null,
+    );
   }
 }

@@ -3,16 +3,18 @@ import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import {
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
+  ApiParamOptions,
   ApiProperty,
   ApiPropertyOptional,
   ApiTags,
 } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import type { Request, Response } from 'express';
-import { Public } from '@app/platform';
+import { Public, requestOrigin } from '@app/platform';
 import { PasswordLoginUseCase } from '../application/password-login.use-case';
 import { PasswordLoginResponse, presentPasswordLogin } from './password-login.presenter';
-import { SESSION_COOKIE, setSessionCookie } from './session-cookie';
+import { DEVICE_COOKIE, requestCookie, SESSION_COOKIE, setSessionCookie } from './session-cookie';
 import { UserResponseDto } from './user.response.dto';
 
 export class PasswordLoginRequestDto {
@@ -58,6 +60,22 @@ export class PasswordLoginResponseDto {
   methods?: Extract<PasswordLoginResponse, { tfa_required: true }>['methods'];
 }
 
+/**
+ * The trusted-device cookie, documented as the cookie parameter it is (swagger's ApiParam
+ * takes any location; its type only names the path).
+ */
+const ApiDeviceCookie = () =>
+  ApiParam({
+    name: DEVICE_COOKIE,
+    in: 'cookie',
+    required: false,
+    schema: { type: 'string' },
+    description:
+      'a trusted device (set by POST /api/v0/tfa/ with remember_device): for a user with 2FA, ' +
+      "the user's own active device answers like a login without 2FA (a session, no tfa_secret); " +
+      "any other value (another user's, revoked, expired) changes nothing",
+  } as ApiParamOptions);
+
 @ApiTags('users')
 @Controller('api/v0/users')
 export class LoginController {
@@ -70,8 +88,10 @@ export class LoginController {
     summary: 'Password login',
     description:
       'Without 2FA: a session key (body, cookie and X-Session-Key header). With 2FA: tfa_required, a tfa_secret ' +
-      'opening a 10-minute login challenge, and the methods to choose from.',
+      'opening a 10-minute login challenge, and the methods to choose from; from a trusted device of the ' +
+      'user (the gm_device cookie), the session as without 2FA.',
   })
+  @ApiDeviceCookie()
   @ApiOkResponse({
     type: PasswordLoginResponseDto,
     description: 'session or second-factor challenge',
@@ -88,6 +108,8 @@ export class LoginController {
       login,
       password: body.password,
       clientAddress: request.ip ?? 'unknown',
+      deviceToken: requestCookie(request, DEVICE_COOKIE),
+      origin: requestOrigin(request),
     });
     if (result.kind === 'session') setSessionCookie(response, result.sessionKey, result.expiresAt);
     return presentPasswordLogin(result);

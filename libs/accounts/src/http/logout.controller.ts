@@ -1,7 +1,7 @@
-import { Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { CurrentPrincipal, Principal } from '@app/platform';
+import type { Request, Response } from 'express';
+import { CurrentPrincipal, Principal, requestOrigin } from '@app/platform';
 import { LogoutUseCase } from '../application/logout.use-case';
 import { SESSION_COOKIE } from './session-cookie';
 
@@ -27,9 +27,10 @@ export class LogoutController {
   @ApiOkResponse({ type: LogoutResponseDto, description: 'the session has ended' })
   async logOut(
     @CurrentPrincipal() principal: Principal,
+    @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<LogoutResponseDto> {
-    await this.logout.execute(principal);
+    await this.logout.execute(principal, requestOrigin(request));
     response.clearCookie(SESSION_COOKIE, {
       httpOnly: true,
       secure: true,

@@ -3,8 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { OperatorCommand } from '@app/platform';
 import { CreateApiKeyUseCase } from '../application/create-api-key.use-case';
 import { CreateUserUseCase } from '../application/create-user.use-case';
-import { SessionRevocation } from '../application/ports/session-revocation.port';
 import { UserRepository } from '../application/ports/user.repository.port';
+import { RevokeUserSessionsUseCase } from '../application/revoke-user-sessions.use-case';
 
 function positiveInt(value: unknown, name: string): number {
   const parsed = Number(value);
@@ -23,7 +23,7 @@ export class AccountsCommands {
     private readonly createUser: CreateUserUseCase,
     private readonly createApiKey: CreateApiKeyUseCase,
     private readonly users: UserRepository,
-    private readonly sessions: SessionRevocation,
+    private readonly revokeSessions: RevokeUserSessionsUseCase,
   ) {}
 
   commands(): OperatorCommand[] {
@@ -99,9 +99,7 @@ export class AccountsCommands {
         arguments: ['<id>'],
         run: async ([id]) => {
           const userId = positiveInt(id, 'id');
-          if (!(await this.users.findById(userId)))
-            throw new AccountsError('not_found', `No user ${userId}`);
-          return { id: userId, revoked: await this.sessions.revokeAll(userId) };
+          return { id: userId, revoked: await this.revokeSessions.execute(userId) };
         },
       },
     ];

@@ -6,4 +6,6 @@ export * from './in-memory-credentials';
 export * from './in-memory-login-throttle';
 export * from './in-memory-users';
 export * from './recording-login-second-factor';
+export * from './recording-session-audit';
 export * from './recording-session-revocation';
+export * from './recording-trusted-device-login';

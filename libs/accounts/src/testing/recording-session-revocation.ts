@@ -1,8 +1,13 @@
 import { SessionRevocation } from '../application/ports/session-revocation.port';
 
-/** Records whose other sessions a change asked to end; ends nothing itself. */
+/**
+ * Records whose other sessions a change asked to end; ends nothing itself, and reports
+ * `live` sessions ended (0 unless a test says otherwise).
+ */
 export class RecordingSessionRevocation extends SessionRevocation {
   readonly calls: Array<{ userId: number; keepSessionId?: number }> = [];
+  /** How many sessions the next revokeOthers or revokeAll reports ended. */
+  live = 0;
 
   async revoke(): Promise<boolean> {
     return true;
@@ -10,10 +15,11 @@ export class RecordingSessionRevocation extends SessionRevocation {
 
   async revokeOthers(userId: number, keepSessionId?: number): Promise<number> {
     this.calls.push({ userId, keepSessionId });
-    return 0;
+    return this.live;
   }
 
-  async revokeAll(): Promise<number> {
-    return 0;
+  async revokeAll(userId: number): Promise<number> {
+    this.calls.push({ userId });
+    return this.live;
   }
 }

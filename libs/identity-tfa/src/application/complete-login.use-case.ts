@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { CredentialIssuer, User } from '@app/accounts';
+import { RequestOrigin } from '@app/platform';
 import { Challenge } from '../domain/challenge';
 import { TfaError } from '../domain/errors';
-import { FactorInput, SecondFactorVerifier } from './second-factor-verifier.service';
+import { DeviceTrust, IssuedDevice } from './device-trust.service';
+import { SecurityEventLog } from './security-event-log.service';
+import { FactorInput, SecondFactorVerifier, Verified } from './second-factor-verifier.service';
 import { TfaUserLookup } from './tfa-user-lookup.service';
 
 export interface CompleteLoginCommand {
@@ -10,6 +13,9 @@ export interface CompleteLoginCommand {
   userId?: number;
   factor: FactorInput;
   admin: boolean;
+  /** Logged out only: remember this device, so a later password login skips the factor. */
+  rememberDevice?: boolean;
+  origin: RequestOrigin;
 }
 
 export interface CompletedLogin {
@@ -19,18 +25,32 @@ export interface CompletedLogin {
   /** Set only when a backup code was used and unused codes remain. */
   backupCodesRemaining?: number;
   legacy: boolean;
+  /** The device remembered at the client's request (its token goes into a cookie). */
+  trustedDevice?: IssuedDevice;
 }
 
-/** POST /tfa/: the second factor, then a session (admin only for admin users). */
+/**
+ * POST /tfa/: the second factor, then a session (admin only for admin users), the login
+ * event and, when asked for on a logged-out login, a trusted device.
+ */
 @Injectable()
 export class CompleteLoginUseCase {
   constructor(
     private readonly lookup: TfaUserLookup,
     private readonly verifier: SecondFactorVerifier,
     private readonly issuer: CredentialIssuer,
+    private readonly events: SecurityEventLog,
+    private readonly devices: DeviceTrust,
   ) {}
 
   async execute(command: CompleteLoginCommand): Promise<CompletedLogin> {
+    // Refused before any code is compared: a Bearer caller (an API key or a session) is a
+    // script or the command line, never a browser to remember.
+    if (command.rememberDevice && command.userId !== undefined)
+      throw new TfaError(
+        'bad_request',
+        'Invalid request: remember_device is only for the logged-out login (a tfa_secret without a Bearer token)',
+      );
     const { user, challenge } = await this.lookup.caller({
       userId: command.userId,
       secret: command.factor.secret,
@@ -44,21 +64,44 @@ export class CompleteLoginUseCase {
     // with the factor (an SMS or email code spends its own challenge).
     const viaSecretOnly = command.userId === undefined && challenge !== null;
     const alsoSpend = viaSecretOnly && this.codeless(command.factor, challenge) ? challenge : null;
-    // The session is issued in the transaction that spends the factor: a code is never
-    // spent without its session, nor a session issued without its code.
-    const { verified, result: session } = await this.verifier.verifyAndThen(
+    // The session, its event and the trusted device are made in the transaction that
+    // spends the factor: a code is never spent without them, nor they made without it.
+    const options = {
+      purposes: ['login' as const, 'verify' as const],
+      failure: '2fa_login_failed' as const,
+      alsoSpend,
+      origin: command.origin,
+    };
+    const { verified, result } = await this.verifier.verifyAndThen(
       user,
       command.factor,
-      { purposes: ['login', 'verify'], failure: '2fa_login_failed', alsoSpend },
-      () => this.issuer.issueSession(user.id, { isAdmin: command.admin && user.isAdmin }),
+      options,
+      async (verified) => {
+        const session = await this.issuer.issueSession(user.id, {
+          isAdmin: command.admin && user.isAdmin,
+        });
+        await this.events.record({
+          userId: user.id,
+          kind: 'login',
+          method: methodOf(verified),
+          details: { trusted_device: false },
+          origin: command.origin,
+        });
+        const trustedDevice = command.rememberDevice
+          ? await this.devices.trust(user.id, command.origin)
+          : undefined;
+        return { ...session, trustedDevice };
+      },
     );
     return {
       user,
-      ...session,
+      sessionKey: result.sessionKey,
+      expiresAt: result.expiresAt,
       ...(verified.kind === 'backup_code' && verified.remaining > 0
         ? { backupCodesRemaining: verified.remaining }
         : {}),
       legacy: user.tfaStatus === 'legacy',
+      ...(result.trustedDevice ? { trustedDevice: result.trustedDevice } : {}),
     };
   }
 
@@ -71,4 +114,9 @@ export class CompleteLoginUseCase {
       challenge?.channel === null
     );
   }
+}
+
+/** The factor a verification used, as events name it. */
+function methodOf(verified: Verified): 'sms' | 'totp' | 'email' | 'backup_code' {
+  return verified.kind === 'backup_code' ? 'backup_code' : verified.channel;
 }

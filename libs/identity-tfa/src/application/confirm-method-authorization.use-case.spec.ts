@@ -1,4 +1,4 @@
-import { otherThan, rejection, tfaTestKit } from '../testing/tfa-test-kit';
+import { ORIGIN, otherThan, rejection, tfaTestKit } from '../testing/tfa-test-kit';
 import { ConfirmMethodAuthorizationUseCase } from './confirm-method-authorization.use-case';
 
 async function setup() {
@@ -22,29 +22,33 @@ async function setup() {
 describe('ConfirmMethodAuthorizationUseCase', () => {
   it('names what is missing before anything is looked up', async () => {
     const { confirm } = await setup();
-    expect((await rejection(confirm.execute({ userId: 7 }))).code).toBe('missing_params');
-    expect((await rejection(confirm.execute({ userId: 7, secret: 's' }))).code).toBe(
-      'missing_code',
-    );
-    expect((await rejection(confirm.execute({ userId: 7, code: '123456' }))).code).toBe(
+    expect((await rejection(confirm.execute({ origin: ORIGIN, userId: 7 }))).code).toBe(
       'missing_params',
     );
+    expect(
+      (await rejection(confirm.execute({ origin: ORIGIN, userId: 7, secret: 's' }))).code,
+    ).toBe('missing_code');
+    expect(
+      (await rejection(confirm.execute({ origin: ORIGIN, userId: 7, code: '123456' }))).code,
+    ).toBe('missing_params');
   });
 
   it('the emailed code grants the 30-minute window, once', async () => {
     const { kit, confirm, emailed } = await setup();
     const { secret, challenge, code } = await emailed();
-    await confirm.execute({ userId: 7, code, secret });
+    await confirm.execute({ origin: ORIGIN, userId: 7, code, secret });
     expect(await kit.gate.isGranted(7)).toBe(true);
     expect(kit.ledger.spent.has(challenge.id)).toBe(true);
-    const again = await rejection(confirm.execute({ userId: 7, code, secret }));
+    const again = await rejection(confirm.execute({ origin: ORIGIN, userId: 7, code, secret }));
     expect(again.code).toBe('no_pending_authorization');
   });
 
   it('a wrong code is counted and grants nothing', async () => {
     const { kit, confirm, emailed } = await setup();
     const { secret, code } = await emailed();
-    const error = await rejection(confirm.execute({ userId: 7, code: otherThan(code), secret }));
+    const error = await rejection(
+      confirm.execute({ origin: ORIGIN, userId: 7, code: otherThan(code), secret }),
+    );
     expect(error.code).toBe('2fa_verification_failed');
     expect(error.details).toEqual({ fail_count: 1, locked_until: null });
     expect(await kit.gate.isGranted(7)).toBe(false);
@@ -54,17 +58,27 @@ describe('ConfirmMethodAuthorizationUseCase', () => {
     const { kit, confirm } = await setup();
     const verify = await kit.challenges.open(7, 'verify');
     expect(
-      (await rejection(confirm.execute({ userId: 7, code: '123456', secret: verify.secret }))).code,
+      (
+        await rejection(
+          confirm.execute({ origin: ORIGIN, userId: 7, code: '123456', secret: verify.secret }),
+        )
+      ).code,
     ).toBe('no_pending_authorization');
     kit.addUser(8);
     const foreign = await kit.challenges.open(8, 'authorize');
     expect(
-      (await rejection(confirm.execute({ userId: 7, code: '123456', secret: foreign.secret })))
-        .code,
+      (
+        await rejection(
+          confirm.execute({ origin: ORIGIN, userId: 7, code: '123456', secret: foreign.secret }),
+        )
+      ).code,
     ).toBe('no_pending_authorization');
     expect(
-      (await rejection(confirm.execute({ userId: 7, code: '123456', secret: 'never-issued' })))
-        .code,
+      (
+        await rejection(
+          confirm.execute({ origin: ORIGIN, userId: 7, code: '123456', secret: 'never-issued' }),
+        )
+      ).code,
     ).toBe('no_pending_authorization');
   });
 
@@ -72,9 +86,9 @@ describe('ConfirmMethodAuthorizationUseCase', () => {
     const { kit, confirm, emailed } = await setup();
     const { secret, code } = await emailed();
     kit.clock.advance(10 * 60_000);
-    expect((await rejection(confirm.execute({ userId: 7, code, secret }))).code).toBe(
-      '2fa_expired',
-    );
+    expect(
+      (await rejection(confirm.execute({ origin: ORIGIN, userId: 7, code, secret }))).code,
+    ).toBe('2fa_expired');
   });
 
   it('an authenticator-app authorization takes the app code and is used up with it', async () => {
@@ -84,24 +98,25 @@ describe('ConfirmMethodAuthorizationUseCase', () => {
       channel: 'totp',
       methodId: method.id,
     });
-    await confirm.execute({ userId: 7, code: codeAt(0), secret });
+    await confirm.execute({ origin: ORIGIN, userId: 7, code: codeAt(0), secret });
     expect(await kit.gate.isGranted(7)).toBe(true);
     expect(kit.ledger.spent.has(challenge.id)).toBe(true);
     kit.clock.advance(30_000);
-    expect((await rejection(confirm.execute({ userId: 7, code: codeAt(0), secret }))).code).toBe(
-      'no_pending_authorization',
-    );
+    expect(
+      (await rejection(confirm.execute({ origin: ORIGIN, userId: 7, code: codeAt(0), secret })))
+        .code,
+    ).toBe('no_pending_authorization');
   });
 
   it('a grant the store refuses fails closed and leaves the code usable', async () => {
     const { kit, confirm, emailed } = await setup();
     const { secret, code } = await emailed();
     kit.authorizations.failing = true;
-    expect((await rejection(confirm.execute({ userId: 7, code, secret }))).code).toBe(
-      'service_unavailable',
-    );
+    expect(
+      (await rejection(confirm.execute({ origin: ORIGIN, userId: 7, code, secret }))).code,
+    ).toBe('service_unavailable');
     kit.authorizations.failing = false;
-    await confirm.execute({ userId: 7, code, secret });
+    await confirm.execute({ origin: ORIGIN, userId: 7, code, secret });
     expect(await kit.gate.isGranted(7)).toBe(true);
   });
 });

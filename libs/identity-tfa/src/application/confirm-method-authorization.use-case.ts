@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/platform';
+import { DomainError, RequestOrigin } from '@app/platform';
 import { Challenge } from '../domain/challenge';
 import { TFA_ERROR_MESSAGES } from '../domain/error-messages';
 import { TfaError } from '../domain/errors';
@@ -10,6 +10,7 @@ import { TfaUserLookup } from './tfa-user-lookup.service';
 
 export interface ConfirmMethodAuthorizationCommand {
   userId: number;
+  origin: RequestOrigin;
   code?: string;
   secret?: string;
 }
@@ -36,7 +37,7 @@ export class ConfirmMethodAuthorizationUseCase {
     if (challenge.userId !== user.id || challenge.purpose !== 'authorize')
       throw new TfaError('no_pending_authorization', TFA_ERROR_MESSAGES.noPendingAuthorization);
     // A grant that fails (Redis away) rolls back the spending of the code.
-    await this.verifier.verifyAuthorizationCode(user, challenge, command.code, () =>
+    await this.verifier.verifyAuthorizationCode(user, challenge, command.code, command.origin, () =>
       this.gate.grant(user.id),
     );
   }

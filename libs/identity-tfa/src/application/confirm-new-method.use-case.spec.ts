@@ -1,6 +1,6 @@
 import { totpSecretAad } from '../domain/tfa-method';
 import { encodeBase32, totpCodeForStep, totpStepAt } from '../domain/totp';
-import { otherThan, rejection, tfaTestKit } from '../testing/tfa-test-kit';
+import { ORIGIN, otherThan, rejection, tfaTestKit } from '../testing/tfa-test-kit';
 import { ConfirmNewMethodUseCase } from './confirm-new-method.use-case';
 
 const PHONE = '+14155550123';
@@ -20,6 +20,7 @@ async function setup() {
     kit.uow,
     kit.secrets,
     kit.clock,
+    kit.eventLog,
   );
   kit.users.add({ id: 7 });
   await kit.gate.grant(7);
@@ -36,7 +37,7 @@ async function setup() {
 describe('ConfirmNewMethodUseCase', () => {
   it('refuses a missing code, email, and a caller outside the authorization window', async () => {
     const { kit, confirm, appCode } = await setup();
-    const totp = { userId: 7, tfaMethod: 'totp' as const, secret: APP_SECRET };
+    const totp = { userId: 7, tfaMethod: 'totp' as const, secret: APP_SECRET, origin: ORIGIN };
     expect((await rejection(confirm.execute(totp))).code).toBe('missing_code');
     expect(
       (await rejection(confirm.execute({ ...totp, tfaMethod: 'email', code: appCode() }))).code,
@@ -51,6 +52,7 @@ describe('ConfirmNewMethodUseCase', () => {
   it('the first method: stored as primary with its step used, 2FA on, 10 backup codes', async () => {
     const { kit, confirm, appCode } = await setup();
     const confirmed = await confirm.execute({
+      origin: ORIGIN,
       userId: 7,
       tfaMethod: 'totp',
       code: appCode(),
@@ -79,6 +81,7 @@ describe('ConfirmNewMethodUseCase', () => {
     const { kit, confirm, appCode } = await setup();
     const wrong = await rejection(
       confirm.execute({
+        origin: ORIGIN,
         userId: 7,
         tfaMethod: 'totp',
         code: otherThan(appCode()),
@@ -87,7 +90,13 @@ describe('ConfirmNewMethodUseCase', () => {
     );
     expect(wrong.code).toBe('2fa_verification_failed');
     const malformed = await rejection(
-      confirm.execute({ userId: 7, tfaMethod: 'totp', code: appCode(), secret: 'not base32!' }),
+      confirm.execute({
+        origin: ORIGIN,
+        userId: 7,
+        tfaMethod: 'totp',
+        code: appCode(),
+        secret: 'not base32!',
+      }),
     );
     expect(malformed.code).toBe('bad_request');
     expect(kit.methods.rows.size).toBe(0);
@@ -97,7 +106,13 @@ describe('ConfirmNewMethodUseCase', () => {
     const { kit, confirm, appCode } = await setup();
     await kit.addTotpMethod(7);
     const error = await rejection(
-      confirm.execute({ userId: 7, tfaMethod: 'totp', code: appCode(), secret: APP_SECRET }),
+      confirm.execute({
+        origin: ORIGIN,
+        userId: 7,
+        tfaMethod: 'totp',
+        code: appCode(),
+        secret: APP_SECRET,
+      }),
     );
     expect(error.code).toBe('duplicate_tfa_method');
     expect(kit.methods.rows.size).toBe(1);
@@ -108,6 +123,7 @@ describe('ConfirmNewMethodUseCase', () => {
     await kit.addTotpMethod(7);
     const { secret, code } = await smsCode();
     const confirmed = await confirm.execute({
+      origin: ORIGIN,
       userId: 7,
       tfaMethod: 'sms',
       code,
@@ -127,7 +143,7 @@ describe('ConfirmNewMethodUseCase', () => {
   it('an SMS method needs the number the code went to, on a verify challenge of the caller', async () => {
     const { kit, confirm, smsCode } = await setup();
     const { secret, code } = await smsCode();
-    const sms = { userId: 7, tfaMethod: 'sms' as const, code, secret };
+    const sms = { userId: 7, tfaMethod: 'sms' as const, code, secret, origin: ORIGIN };
     expect((await rejection(confirm.execute(sms))).code).toBe('missing_phone_number');
     expect((await rejection(confirm.execute({ ...sms, phoneNumber: '+14155550999' }))).code).toBe(
       'phone_number_mismatch',
@@ -144,6 +160,7 @@ describe('ConfirmNewMethodUseCase', () => {
     const { secret, code } = await smsCode();
     const error = await rejection(
       confirm.execute({
+        origin: ORIGIN,
         userId: 7,
         tfaMethod: 'sms',
         code: otherThan(code),
@@ -162,6 +179,7 @@ describe('ConfirmNewMethodUseCase', () => {
     kit.users.add({ id: 7, tfaStatus: 'legacy', tfaEnabled: true, phoneNumber: PHONE });
     const error = await rejection(
       confirm.execute({
+        origin: ORIGIN,
         userId: 7,
         tfaMethod: 'totp',
         code: appCode(),
@@ -170,5 +188,45 @@ describe('ConfirmNewMethodUseCase', () => {
       }),
     );
     expect(error.code).toBe('untracked_2fa_found');
+  });
+});
+
+describe('ConfirmNewMethodUseCase: events', () => {
+  it('the first method records method_added (mailed) and tfa_enabled; a further one method_added', async () => {
+    const { kit, confirm, appCode, smsCode } = await setup();
+    const first = await confirm.execute({
+      origin: ORIGIN,
+      userId: 7,
+      tfaMethod: 'totp',
+      code: appCode(),
+      secret: APP_SECRET,
+    });
+    expect(kit.eventKinds(7)).toEqual(['method_added:totp', 'tfa_enabled:totp']);
+    expect(kit.events.rows[0].details).toEqual({ method_id: first.method.id });
+    expect(kit.noticeQueue.jobs.map((job) => job.eventId)).toEqual([kit.events.rows[0].id]);
+    const { secret, code } = await smsCode();
+    await confirm.execute({
+      origin: ORIGIN,
+      userId: 7,
+      tfaMethod: 'sms',
+      code,
+      secret,
+      phoneNumber: PHONE,
+    });
+    expect(kit.eventKinds(7)).toEqual([
+      'method_added:totp',
+      'tfa_enabled:totp',
+      'method_added:sms',
+    ]);
+    expect(JSON.stringify(kit.events.rows)).not.toContain(PHONE);
+  });
+
+  it('a duplicate type records nothing', async () => {
+    const { kit, confirm, appCode } = await setup();
+    const command = { origin: ORIGIN, userId: 7, tfaMethod: 'totp' as const, secret: APP_SECRET };
+    await confirm.execute({ ...command, code: appCode() });
+    kit.clock.advance(30_000);
+    await rejection(confirm.execute({ ...command, code: appCode() }));
+    expect(kit.events.rows).toHaveLength(2);
   });
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SecondFactorMethod, User, UserRepository } from '@app/accounts';
-import { Clock, SecretKeeper, UnitOfWork } from '@app/platform';
+import { Clock, RequestOrigin, SecretKeeper, UnitOfWork } from '@app/platform';
 import { TFA_ERROR_MESSAGES } from '../domain/error-messages';
 import { TfaError } from '../domain/errors';
 import { defaultLabel, TfaMethod, totpSecretAad, VerificationChannel } from '../domain/tfa-method';
@@ -11,6 +11,7 @@ import { ChallengeService } from './challenge.service';
 import { SecondFactorVerifier } from './second-factor-verifier.service';
 import { MethodRecords } from './method-records.service';
 import { TfaMethodRepository } from './ports/tfa-method.repository.port';
+import { SecurityEventLog } from './security-event-log.service';
 import { TfaUserLookup } from './tfa-user-lookup.service';
 
 export interface ConfirmNewMethodCommand {
@@ -22,6 +23,7 @@ export interface ConfirmNewMethodCommand {
   label?: string;
   /** The deprecated test-submit path: legacy accounts must regenerate backup codes first. */
   rejectLegacy?: boolean;
+  origin: RequestOrigin;
 }
 
 export interface ConfirmedMethod {
@@ -40,6 +42,7 @@ interface StoredMethod {
  * POST confirm-new: inside the authorization window, proves the new factor (a code from
  * the app for the base32 secret, or the SMS code sent to the new number) and stores it.
  * One method per type: the unique index makes parallel confirmations yield exactly one.
+ * The method is stored with its events (method_added; tfa_enabled for the first one).
  */
 @Injectable()
 export class ConfirmNewMethodUseCase {
@@ -55,6 +58,7 @@ export class ConfirmNewMethodUseCase {
     private readonly uow: UnitOfWork,
     private readonly secrets: SecretKeeper,
     private readonly clock: Clock,
+    private readonly events: SecurityEventLog,
   ) {}
 
   async execute(request: ConfirmNewMethodCommand): Promise<ConfirmedMethod> {
@@ -99,7 +103,7 @@ export class ConfirmNewMethodUseCase {
       this.secrets.equal(a, b),
     );
     if (step === null) throw new TfaError('2fa_verification_failed', 'Invalid authenticator code.');
-    return this.store(user, first, {
+    return this.store(user, first, command.origin, {
       type: 'totp',
       label: command.label ?? defaultLabel('totp', null),
       phoneNumber: null,
@@ -127,8 +131,8 @@ export class ConfirmNewMethodUseCase {
       throw new TfaError('phone_number_mismatch', TFA_ERROR_MESSAGES.codeSentElsewhere);
     const phoneNumber = command.phoneNumber;
     // The method is stored in the transaction that spends the code: both or neither.
-    return this.verifier.verifyNewNumberCode(user, challenge, command.code, () =>
-      this.store(user, first, {
+    return this.verifier.verifyNewNumberCode(user, challenge, command.code, command.origin, () =>
+      this.store(user, first, command.origin, {
         type: 'sms',
         label: command.label ?? defaultLabel('sms', phoneNumber),
         phoneNumber,
@@ -141,6 +145,7 @@ export class ConfirmNewMethodUseCase {
   private async store(
     user: User,
     first: boolean,
+    origin: RequestOrigin,
     spec: Pick<TfaMethod, 'type' | 'label' | 'phoneNumber' | 'lastTotpStep'> & {
       secret: string | null;
     },
@@ -160,8 +165,15 @@ export class ConfirmNewMethodUseCase {
         created.totpSecretCiphertext = this.secrets.encrypt(spec.secret, totpSecretAad(created.id));
         await this.methods.setTotpSecret(created.id, created.totpSecretCiphertext);
       }
+      const event = { userId: user.id, method: spec.type, origin };
+      await this.events.record({
+        ...event,
+        kind: 'method_added',
+        details: { method_id: created.id },
+      });
       if (!first) return { method: created };
       await this.users.setTfaState(user.id, true, 'enabled');
+      await this.events.record({ ...event, kind: 'tfa_enabled', details: {} });
       return { method: created, backupCodes: await this.backupCodes.issue(user.id) };
     });
   }

@@ -1,4 +1,5 @@
 import { DeliverCodeUseCase } from './deliver-code.use-case';
+import { CodeMessage } from './ports/code-delivery.provider.port';
 import { RecordingCodeDeliveryProvider } from '../testing/in-memory-tfa.fakes';
 import { tfaTestKit } from '../testing/tfa-test-kit';
 
@@ -40,7 +41,7 @@ describe('DeliverCodeUseCase', () => {
     await deliver.execute(kit.queue.jobs[0], { attempt: 2, maxAttempts: 5 });
     await kit.challenges.sendCode(challenge, 'sms', '+14155550123', null);
     await deliver.execute(kit.queue.jobs[1], first);
-    const codes = provider.attempts.map((a) => a.message.code);
+    const codes = provider.attempts.map((a) => (a.message as CodeMessage).code);
     expect(new Set(codes).size).toBe(1);
     expect(provider.attempts.map((a) => a.message.idempotencyKey)).toEqual([
       `${challenge.key}-1`,

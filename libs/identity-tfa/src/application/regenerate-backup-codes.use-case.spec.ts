@@ -1,4 +1,4 @@
-import { otherThan, rejection, tfaTestKit } from '../testing/tfa-test-kit';
+import { ORIGIN, otherThan, rejection, tfaTestKit } from '../testing/tfa-test-kit';
 import { RegenerateBackupCodesUseCase } from './regenerate-backup-codes.use-case';
 
 const PHONE = '+14155550123';
@@ -13,6 +13,8 @@ async function setup() {
     kit.backupCodeIssuer,
     kit.uow,
     kit.sessions,
+    kit.eventLog,
+    kit.deviceTrust,
   );
   return { kit, regenerate };
 }
@@ -22,7 +24,11 @@ describe('RegenerateBackupCodesUseCase', () => {
     const { kit, regenerate } = await setup();
     kit.users.add({ id: 7 });
     const error = await rejection(
-      regenerate.execute({ userId: 7, factor: { tfaMethod: 'totp', code: '123456' } }),
+      regenerate.execute({
+        origin: ORIGIN,
+        userId: 7,
+        factor: { tfaMethod: 'totp', code: '123456' },
+      }),
     );
     expect(error.code).toBe('2fa_verification_failed');
   });
@@ -33,6 +39,7 @@ describe('RegenerateBackupCodesUseCase', () => {
     const { codeAt } = await kit.addTotpMethod(7);
     const old = await kit.backupCodeIssuer.issue(7);
     const codes = await regenerate.execute({
+      origin: ORIGIN,
       userId: 7,
       factor: { tfaMethod: 'totp', code: codeAt(0) },
       keepSessionId: 31,
@@ -42,7 +49,7 @@ describe('RegenerateBackupCodesUseCase', () => {
     expect(await kit.backupCodes.countUnused(7)).toBe(10);
     expect(kit.sessions.calls).toEqual([{ userId: 7, keepSessionId: 31 }]);
     const reuse = await rejection(
-      regenerate.execute({ userId: 7, factor: { backupCode: old[0] } }),
+      regenerate.execute({ origin: ORIGIN, userId: 7, factor: { backupCode: old[0] } }),
     );
     expect(reuse.code).toBe('invalid_backup_code');
   });
@@ -53,7 +60,11 @@ describe('RegenerateBackupCodesUseCase', () => {
     const { codeAt } = await kit.addTotpMethod(7);
     const old = await kit.backupCodeIssuer.issue(7);
     const error = await rejection(
-      regenerate.execute({ userId: 7, factor: { tfaMethod: 'totp', code: otherThan(codeAt(0)) } }),
+      regenerate.execute({
+        origin: ORIGIN,
+        userId: 7,
+        factor: { tfaMethod: 'totp', code: otherThan(codeAt(0)) },
+      }),
     );
     expect(error.code).toBe('2fa_verification_failed');
     expect(kit.sessions.calls).toEqual([]);
@@ -65,6 +76,7 @@ describe('RegenerateBackupCodesUseCase', () => {
           {
             purposes: [],
             failure: '2fa_verification_failed',
+            origin: ORIGIN,
           },
         )
       ).kind,
@@ -76,7 +88,11 @@ describe('RegenerateBackupCodesUseCase', () => {
     kit.addUser(7, { tfaStatus: 'legacy', phoneNumber: PHONE });
     const { secret, challenge } = await kit.challenges.open(7, 'verify');
     await kit.challenges.sendCode(challenge, 'sms', PHONE, null);
-    await regenerate.execute({ userId: 7, factor: { code: await kit.lastCode(), secret } });
+    await regenerate.execute({
+      origin: ORIGIN,
+      userId: 7,
+      factor: { code: await kit.lastCode(), secret },
+    });
     expect(await kit.methods.listByUser(7)).toEqual([
       expect.objectContaining({
         type: 'sms',
@@ -92,9 +108,63 @@ describe('RegenerateBackupCodesUseCase', () => {
     const { kit, regenerate } = await setup();
     kit.addUser(7);
     const [code] = await kit.backupCodeIssuer.issue(7);
-    const error = await rejection(regenerate.execute({ userId: 7, factor: { backupCode: code } }));
+    const error = await rejection(
+      regenerate.execute({ origin: ORIGIN, userId: 7, factor: { backupCode: code } }),
+    );
     expect(error.code).toBe('missing_phone_number');
     expect(await kit.backupCodes.countUnused(7)).toBe(10);
     expect(kit.sessions.calls).toEqual([]);
+  });
+});
+
+describe('RegenerateBackupCodesUseCase: events and trusted devices', () => {
+  it('records the new set (mailed), the sessions ended and the devices revoked', async () => {
+    const { kit, regenerate } = await setup();
+    kit.addUser(7);
+    const { codeAt } = await kit.addTotpMethod(7);
+    await kit.backupCodeIssuer.issue(7);
+    const { token } = await kit.deviceTrust.trust(7, ORIGIN);
+    kit.events.rows = [];
+    kit.noticeQueue.jobs.length = 0;
+    kit.sessions.live = 2;
+    await regenerate.execute({
+      origin: ORIGIN,
+      userId: 7,
+      factor: { tfaMethod: 'totp', code: codeAt(0) },
+    });
+    expect(kit.eventKinds(7)).toEqual([
+      'backup_codes_regenerated:backup_code',
+      'session_revoked',
+      'device_revoked',
+    ]);
+    expect(kit.events.rows[1].details).toEqual({ sessions: 2, cause: 'tfa_change' });
+    expect(kit.events.rows[2].details).toEqual({ devices: 1, cause: 'tfa_change' });
+    expect(kit.noticeQueue.jobs.map((job) => job.eventId)).toEqual([kit.events.rows[0].id]);
+    expect(await kit.deviceTrust.find(7, token)).toBeNull();
+  });
+
+  it('a legacy backfill records the SMS method added', async () => {
+    const { kit, regenerate } = await setup();
+    kit.addUser(7, { tfaStatus: 'legacy', phoneNumber: PHONE });
+    const { secret, challenge } = await kit.challenges.open(7, 'verify');
+    await kit.challenges.sendCode(challenge, 'sms', PHONE, null);
+    await regenerate.execute({
+      origin: ORIGIN,
+      userId: 7,
+      factor: { code: await kit.lastCode(), secret },
+    });
+    expect(kit.eventKinds(7)).toEqual(['method_added:sms', 'backup_codes_regenerated:backup_code']);
+    expect(kit.events.rows[0].details).toMatchObject({ legacy_backfill: true });
+  });
+
+  it('a refused regeneration records nothing', async () => {
+    const { kit, regenerate } = await setup();
+    kit.addUser(7);
+    const [code] = await kit.backupCodeIssuer.issue(7);
+    await rejection(
+      regenerate.execute({ origin: ORIGIN, userId: 7, factor: { backupCode: code } }),
+    );
+    expect(kit.events.rows).toEqual([]);
+    expect(kit.noticeQueue.jobs).toEqual([]);
   });
 });

@@ -2,10 +2,14 @@ import { DomainError } from '@app/platform';
 import { totpSecretAad } from '../domain/tfa-method';
 import { encodeBase32, totpCodeForStep, totpStepAt } from '../domain/totp';
 import { channelView } from '../domain/verification-failures';
-import { tfaTestKit } from '../testing/tfa-test-kit';
+import { ORIGIN, tfaTestKit } from '../testing/tfa-test-kit';
 
 const MINUTE = 60 * 1000;
-const options = { purposes: ['verify' as const], failure: '2fa_verification_failed' as const };
+const options = {
+  purposes: ['verify' as const],
+  failure: '2fa_verification_failed' as const,
+  origin: ORIGIN,
+};
 
 async function failure(promise: Promise<unknown>): Promise<DomainError> {
   try {
@@ -211,5 +215,64 @@ describe('SecondFactorVerifier', () => {
       );
       expect(error.code).toBe('phone_number_mismatch');
     });
+  });
+});
+
+describe('SecondFactorVerifier: events of the verification', () => {
+  it('the failure that locks a channel records method_locked in its transaction; no other failure records anything', async () => {
+    const { kit, codeAt, verify } = await setup();
+    for (let i = 1; i <= 4; i += 1) await failure(verify(otherThan(codeAt(0))));
+    expect(kit.events.rows).toEqual([]);
+    expect((await failure(verify(otherThan(codeAt(0))))).code).toBe('tfa_locked');
+    expect(kit.events.rows).toEqual([
+      expect.objectContaining({
+        userId: 7,
+        kind: 'method_locked',
+        method: 'totp',
+        details: { scope: 'channel', fail_count: 5 },
+        origin: ORIGIN,
+      }),
+    ]);
+    expect(kit.noticeQueue.jobs.map((job) => job.eventId)).toEqual([kit.events.rows[0].id]);
+    // Refused while locked: nothing compared, nothing recorded.
+    await failure(verify(otherThan(codeAt(0))));
+    expect(kit.events.rows).toHaveLength(1);
+  });
+
+  it('the user-wide lock names the channel of the failure that reached it', async () => {
+    const { kit, user, codeAt, verify, emailCode, viaEmail } = await setup();
+    for (let i = 0; i < 4; i += 1) await failure(verify(otherThan(codeAt(0))));
+    for (let i = 0; i < 4; i += 1) {
+      const { secret, code } = await emailCode();
+      await failure(viaEmail(secret, otherThan(code)));
+    }
+    const backup = (code: string) => kit.verifier.verify(user, { backupCode: code }, options);
+    await failure(backup('AAAA-AAAA-AAAA'));
+    await failure(backup('BBBB-BBBB-BBBB'));
+    expect(kit.eventKinds(7)).toEqual(['method_locked:backup_code']);
+    expect(kit.events.rows[0].details).toEqual({ scope: 'user', fail_count: 10 });
+  });
+
+  it('a backup code spent records backup_code_used with the codes left; a replay records nothing', async () => {
+    const { kit, user } = await setup();
+    const [code] = await kit.backupCodeIssuer.issue(7);
+    await kit.verifier.verify(user, { backupCode: code }, options);
+    expect(kit.eventKinds(7)).toEqual(['backup_code_used:backup_code']);
+    expect(kit.events.rows[0].details).toEqual({ remaining: 9 });
+    await failure(kit.verifier.verify(user, { backupCode: code }, options));
+    expect(kit.events.rows).toHaveLength(1);
+  });
+
+  it('a backup code whose action fails records no use: the code stays usable', async () => {
+    const { kit, user } = await setup();
+    const [code] = await kit.backupCodeIssuer.issue(7);
+    await expect(
+      kit.verifier.verifyAndThen(user, { backupCode: code }, options, async () => {
+        throw new Error('the action failed');
+      }),
+    ).rejects.toThrow('the action failed');
+    expect(kit.events.rows).toEqual([]);
+    expect(kit.noticeQueue.jobs).toEqual([]);
+    expect(await kit.backupCodes.countUnused(7)).toBe(10);
   });
 });

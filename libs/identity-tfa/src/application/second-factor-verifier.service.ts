@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { User } from '@app/accounts';
+import { RequestOrigin } from '@app/platform';
 import { Challenge, ChallengePurpose } from '../domain/challenge';
 import { TFA_ERROR_MESSAGES } from '../domain/error-messages';
 import { TfaError } from '../domain/errors';
@@ -23,6 +24,8 @@ export interface FactorInput {
 }
 
 export interface VerifyOptions {
+  /** Where the request came from, for the events the verification records. */
+  origin: RequestOrigin;
   /** Challenge purposes this endpoint accepts. */
   purposes: ChallengePurpose[];
   /** The code for failures without a configured method behind them. */
@@ -65,6 +68,7 @@ export class SecondFactorVerifier {
     return this.flow.verify(
       {
         userId: user.id,
+        origin: options.origin,
         label: input.backupCode !== undefined ? 'backup_code' : (input.tfaMethod ?? 'auto'),
         attempt: () => this.resolveAttempt(user, input, options),
         alsoSpend: options.alsoSpend,
@@ -82,6 +86,7 @@ export class SecondFactorVerifier {
     user: User,
     challenge: Challenge,
     code: string,
+    origin: RequestOrigin,
     then: () => Promise<T>,
   ): Promise<T> {
     const failure = '2fa_verification_failed';
@@ -89,6 +94,7 @@ export class SecondFactorVerifier {
     const outcome = await this.flow.verify(
       {
         userId: user.id,
+        origin,
         label: challenge.channel ?? 'auto',
         attempt: async () => {
           const method =
@@ -117,11 +123,13 @@ export class SecondFactorVerifier {
     user: User,
     challenge: Challenge,
     code: string,
+    origin: RequestOrigin,
     then: () => Promise<T>,
   ): Promise<T> {
     const outcome = await this.flow.verify(
       {
         userId: user.id,
+        origin,
         label: 'sms',
         attempt: async () =>
           this.challengeCodes.attempt(challenge, code, null, {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isEmailVerified } from '@app/accounts';
-import { DomainError } from '@app/platform';
+import { DomainError, RequestOrigin } from '@app/platform';
 import { TFA_ERROR_MESSAGES } from '../domain/error-messages';
 import { TfaError } from '../domain/errors';
 import { VerificationChannel } from '../domain/tfa-method';
@@ -13,6 +13,7 @@ import { TfaUserLookup } from './tfa-user-lookup.service';
 
 export interface StartAuthorizationCommand {
   userId: number;
+  origin: RequestOrigin;
   tfaMethod?: VerificationChannel;
   tfaMethodId?: number;
   backupCode?: string;
@@ -42,7 +43,7 @@ export class StartMethodAuthorizationUseCase {
       await this.verifier.verifyAndThen(
         user,
         { backupCode: command.backupCode },
-        { purposes: [], failure: '2fa_verification_failed' },
+        { purposes: [], failure: '2fa_verification_failed', origin: command.origin },
         () => this.gate.grant(user.id),
       );
       return { kind: 'granted' };

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, DomainError, Metrics, UnitOfWork } from '@app/platform';
+import { Clock, DomainError, Metrics, RequestOrigin, UnitOfWork } from '@app/platform';
 import { Challenge } from '../domain/challenge';
 import { TFA_ERROR_MESSAGES } from '../domain/error-messages';
 import { TfaError } from '../domain/errors';
@@ -14,6 +14,7 @@ import {
 } from '../domain/verification-failures';
 import { ChallengeService } from './challenge.service';
 import { VerificationLedger } from './ports/verification-ledger.port';
+import { SecurityEventLog } from './security-event-log.service';
 
 export type Verified =
   | { kind: 'method'; channel: VerificationChannel; method: TfaMethod | null }
@@ -50,6 +51,8 @@ export interface Attempt {
 
 export interface VerificationRequest {
   userId: number;
+  /** Where the request came from, for the events a verification records. */
+  origin: RequestOrigin;
   /** The `method` label of tfa_verifications_total when the request fails. */
   label: string;
   /** Resolves the factor and refuses what needs no comparison; nothing is counted there. */
@@ -77,7 +80,9 @@ type Outcome<T> =
  * same transaction as the action it authorises. So: at most the budget of wrong codes is
  * ever compared, whatever the parallelism; of N requests with one correct code exactly one
  * succeeds; a replayed code is refused without being counted; and a failed action spends
- * nothing. docs/identity-tfa.md, "Counting failures", gives the numbers.
+ * nothing. docs/identity-tfa.md, "Counting failures", gives the numbers. The failure that
+ * locks a channel records method_locked, and a backup code spent records backup_code_used,
+ * each in that same transaction.
  */
 @Injectable()
 export class VerificationFlow {
@@ -87,6 +92,7 @@ export class VerificationFlow {
     private readonly clock: Clock,
     private readonly metrics: Metrics,
     private readonly unitOfWork: UnitOfWork,
+    private readonly events: SecurityEventLog,
   ) {}
 
   /** Verifies, then runs `then` atomically with the spending of the factor (see OnVerified). */
@@ -95,12 +101,7 @@ export class VerificationFlow {
     then: OnVerified<T>,
   ): Promise<{ verified: Verified; result: T }> {
     try {
-      const outcome = await this.run(
-        request.userId,
-        await request.attempt(),
-        request.alsoSpend ?? null,
-        then,
-      );
+      const outcome = await this.run(request, await request.attempt(), then);
       const { verified } = outcome;
       this.count(verified.kind === 'backup_code' ? 'backup_code' : verified.channel, 'success');
       return outcome;
@@ -120,11 +121,12 @@ export class VerificationFlow {
    * thrown), so a failure stays counted.
    */
   private async run<T>(
-    userId: number,
+    request: VerificationRequest,
     attempt: Attempt,
-    extra: Challenge | null,
     then: OnVerified<T>,
   ): Promise<{ verified: Verified; result: T }> {
+    const { userId, origin } = request;
+    const extra = request.alsoSpend ?? null;
     const outcome = await this.unitOfWork
       .run(async (): Promise<Outcome<T>> => {
         const ledger = await this.ledger.lockAndLoad(userId);
@@ -149,6 +151,18 @@ export class VerificationFlow {
           await this.ledger.save(userId, recorded.ledger);
           if (!recorded.lock) return refused(attempt.wrong(recorded.failCount));
           this.metrics.increment('tfa_lockouts_total', { method: attempt.channel });
+          const channelLocked = recorded.ledger.channels[attempt.channel]?.lockedUntilMs != null;
+          await this.events.record({
+            userId,
+            kind: 'method_locked',
+            method: attempt.channel,
+            // A channel's own budget, or the user-wide one (every channel is locked then).
+            details: {
+              scope: channelLocked ? 'channel' : 'user',
+              fail_count: recorded.lock.failCount,
+            },
+            origin,
+          });
           return refused(
             new TfaError(
               'tfa_locked',
@@ -162,8 +176,22 @@ export class VerificationFlow {
           (!extra || (await this.ledger.markChallengeSpent(extra.id, userId, this.clock.now())));
         // Cannot happen under the lock; if it did, the rollback undoes a partial spend.
         if (!spent) throw new SpentMeanwhile();
+        // What was spent outside the database is retired once this commits (never after a
+        // rollback), first among the effects: before the action's own, such as its notices.
+        this.unitOfWork.afterCommit(async () => {
+          await attempt.retire?.();
+          if (extra) await this.challenges.retire(extra);
+        });
         const verified = await attempt.verified();
         const result = await then(verified);
+        if (verified.kind === 'backup_code')
+          await this.events.record({
+            userId,
+            kind: 'backup_code_used',
+            method: 'backup_code',
+            details: { remaining: verified.remaining },
+            origin,
+          });
         if (ledger.channels[attempt.channel]?.failuresMs.length)
           await this.ledger.save(userId, recordSuccess(ledger, attempt.channel));
         return { kind: 'accepted', verified, result };
@@ -177,8 +205,6 @@ export class VerificationFlow {
         throw error;
       });
     if (outcome.kind === 'refused') throw outcome.error;
-    await attempt.retire?.();
-    if (extra) await this.challenges.retire(extra);
     return { verified: outcome.verified, result: outcome.result };
   }
 }

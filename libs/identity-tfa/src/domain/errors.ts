@@ -31,6 +31,8 @@ export const TFA_ERRORS = defineErrors({
   sms_blocked_number: { status: 400 },
   sms_fraud_detected: { status: 403 },
   twilio_rate_limited: { status: 429 },
+  // GET tfa/events/: a next_token that was altered or made for another user.
+  invalid_token: { status: 400 },
 });
 
 export type TfaErrorCode = keyof typeof TFA_ERRORS | PlatformErrorCode;

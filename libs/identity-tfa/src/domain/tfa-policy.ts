@@ -31,4 +31,13 @@ export const TFA_POLICY = {
  */
 export class TfaSettings {
   totpIssuer: string;
+  /** TFA_TRUSTED_DEVICE_DAYS: how long a remembered device skips the second factor. */
+  trustedDeviceDays: number;
+  /** TFA_SECURITY_EVENT_RETENTION_DAYS: the prune command's default age. */
+  securityEventRetentionDays: number;
+  /**
+   * TFA_NOTICE_RETRY_SECONDS: how often the worker looks for notices still unsent, and how
+   * old an unsent one must be before it is queued again.
+   */
+  noticeRetrySeconds: number;
 }

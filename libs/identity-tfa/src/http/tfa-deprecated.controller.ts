@@ -1,7 +1,8 @@
-import { Body, Controller, UseGuards, Header, HttpCode, Post, Type } from '@nestjs/common';
+import { Body, Controller, UseGuards, Header, HttpCode, Post, Req, Type } from '@nestjs/common';
 import { PersonalContextGuard } from './personal-context.guard';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, SecretOrBearer } from '@app/platform';
+import type { Request } from 'express';
+import { CurrentPrincipal, Principal, requestOrigin, SecretOrBearer } from '@app/platform';
 import { ConfirmNewMethodUseCase } from '../application/confirm-new-method.use-case';
 import { ResendSmsCodeUseCase } from '../application/resend-sms-code.use-case';
 import { SendSmsCodeUseCase } from '../application/send-sms-code.use-case';
@@ -71,8 +72,14 @@ export class TfaDeprecatedController {
   async testSubmit(
     @CurrentPrincipal() principal: Principal,
     @Body() body: ConfirmNewMethodRequestDto,
+    @Req() request: Request,
   ): Promise<MethodAddedResponseDto> {
-    const command = toConfirmNewMethodCommand(requirePersonalUserId(principal), body, true);
+    const command = toConfirmNewMethodCommand(
+      requirePersonalUserId(principal),
+      body,
+      requestOrigin(request),
+      true,
+    );
     return presentMethodAdded(await this.confirmNewMethod.execute(command));
   }
 

@@ -140,4 +140,9 @@ export const TFA_ROUTE_ERRORS = {
     ...SECOND_FACTOR,
     'missing_phone_number',
   ],
+  /** A malformed limit, or a next_token altered or made for another user. */
+  securityEvents: [...BEARER_AUTH, 'bad_request', 'invalid_token'],
+  trustedDevices: [...BEARER_AUTH],
+  /** A malformed id; not_found for every id that is not an active device of the caller. */
+  revokeTrustedDevice: [...BEARER_AUTH, 'bad_request', 'not_found'],
 } satisfies Record<string, Codes>;

@@ -1,9 +1,26 @@
-import { Body, Controller, UseGuards, Delete, Get, HttpCode, Post, Put, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  UseGuards,
+  Delete,
+  Get,
+  HttpCode,
+  Post,
+  Put,
+  Req,
+  Res,
+} from '@nestjs/common';
 import { PersonalContextGuard } from './personal-context.guard';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { setSessionCookie } from '@app/accounts';
-import { CapConcurrency, CurrentPrincipal, Principal, SecretOrBearer } from '@app/platform';
+import type { Request, Response } from 'express';
+import { setDeviceCookie, setSessionCookie } from '@app/accounts';
+import {
+  CapConcurrency,
+  CurrentPrincipal,
+  Principal,
+  requestOrigin,
+  SecretOrBearer,
+} from '@app/platform';
 import { CompleteLoginUseCase } from '../application/complete-login.use-case';
 import { ConfirmMethodAuthorizationUseCase } from '../application/confirm-method-authorization.use-case';
 import { GetTfaStatusUseCase } from '../application/get-tfa-status.use-case';
@@ -16,6 +33,7 @@ import { ConfirmNewMethodUseCase } from '../application/confirm-new-method.use-c
 import { SetupTotpUseCase } from '../application/setup-totp.use-case';
 import { StartMethodAuthorizationUseCase } from '../application/start-method-authorization.use-case';
 import { UpdateMethodUseCase } from '../application/update-method.use-case';
+import { deviceLifetimeSeconds } from '../domain/trusted-device';
 import {
   ConfirmAuthorizationRequestDto,
   ConfirmNewMethodRequestDto,
@@ -98,7 +116,9 @@ export class TfaController {
     summary: 'Complete the 2FA login',
     description:
       'A code (sms, email, totp) or a backup code. With a Bearer token the new session_key is in the body; ' +
-      'logged out (secret only) it is set as an HttpOnly cookie and X-Session-Key header instead.',
+      'logged out (secret only) it is set as an HttpOnly cookie and X-Session-Key header instead. ' +
+      'Logged out, remember_device: true also sets the gm_device cookie (a trusted device: a later ' +
+      'password login from this browser skips the second factor); with a Bearer token it is 400 bad_request.',
   })
   @ApiOkResponse({
     type: TfaLoginResponseDto,
@@ -108,12 +128,20 @@ export class TfaController {
         description: 'logged out (secret only): the new session key, also set as a cookie',
         schema: { type: 'string' },
       },
+      'Set-Cookie': {
+        description:
+          'logged out: gm_session (HttpOnly; Secure; SameSite=Strict; Path=/), and with ' +
+          'remember_device gm_device (HttpOnly; Secure; SameSite=Strict; ' +
+          'Path=/api/v0/users/login; Max-Age of TFA_TRUSTED_DEVICE_DAYS days)',
+        schema: { type: 'string' },
+      },
     },
   })
   @ApiTfaErrors(...TFA_ROUTE_ERRORS.login)
   async completeLogin(
     @CurrentPrincipal() principal: Principal | undefined,
     @Body() body: TfaLoginRequestDto,
+    @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<TfaLoginResponse> {
     const userId = personalUserId(principal);
@@ -121,8 +149,16 @@ export class TfaController {
       userId,
       factor: toFactorInput(body),
       admin: body.admin ?? false,
+      rememberDevice: body.remember_device ?? false,
+      origin: requestOrigin(request),
     });
     if (userId === undefined) setSessionCookie(response, result.sessionKey, result.expiresAt);
+    if (result.trustedDevice)
+      setDeviceCookie(
+        response,
+        result.trustedDevice.token,
+        deviceLifetimeSeconds(result.trustedDevice.device),
+      );
     return presentTfaLogin(result, userId !== undefined);
   }
 
@@ -138,12 +174,14 @@ export class TfaController {
   async remove(
     @CurrentPrincipal() principal: Principal,
     @Body() body: RemoveMethodRequestDto,
+    @Req() request: Request,
   ): Promise<MethodRemovedResponseDto | TfaDisabledResponseDto> {
     const result = await this.removeMethod.execute({
       userId: requirePersonalUserId(principal),
       factor: toFactorInput(body),
       targetId: body.target_id,
       keepSessionId: ownSessionId(principal),
+      origin: requestOrigin(request),
     });
     return presentMethodRemoved(result);
   }
@@ -212,9 +250,11 @@ export class TfaController {
   async authorize(
     @CurrentPrincipal() principal: Principal,
     @Body() body: StartAuthorizationRequestDto,
+    @Req() request: Request,
   ): Promise<AuthorizationChallengeResponseDto | AuthorizationGrantedResponseDto> {
     const result = await this.startAuthorization.execute({
       userId: requirePersonalUserId(principal),
+      origin: requestOrigin(request),
       tfaMethod: body.tfa_method,
       tfaMethodId: body.tfa_method_id,
       backupCode: body.backup_code,
@@ -229,9 +269,11 @@ export class TfaController {
   async confirmAuthorize(
     @CurrentPrincipal() principal: Principal,
     @Body() body: ConfirmAuthorizationRequestDto,
+    @Req() request: Request,
   ): Promise<AuthorizationGrantedResponseDto> {
     await this.confirmAuthorization.execute({
       userId: requirePersonalUserId(principal),
+      origin: requestOrigin(request),
       code: body.code,
       secret: body.secret,
     });
@@ -246,8 +288,13 @@ export class TfaController {
   async confirm(
     @CurrentPrincipal() principal: Principal,
     @Body() body: ConfirmNewMethodRequestDto,
+    @Req() request: Request,
   ): Promise<MethodAddedResponseDto> {
-    const command = toConfirmNewMethodCommand(requirePersonalUserId(principal), body);
+    const command = toConfirmNewMethodCommand(
+      requirePersonalUserId(principal),
+      body,
+      requestOrigin(request),
+    );
     return presentMethodAdded(await this.confirmNewMethod.execute(command));
   }
 
@@ -259,9 +306,11 @@ export class TfaController {
   async update(
     @CurrentPrincipal() principal: Principal,
     @Body() body: UpdateMethodRequestDto,
+    @Req() request: Request,
   ): Promise<MethodUpdatedResponseDto> {
     const method = await this.updateMethod.execute({
       userId: requirePersonalUserId(principal),
+      origin: requestOrigin(request),
       tfaMethodId: body.tfa_method_id,
       tfaMethod: body.tfa_method,
       label: body.label,
@@ -277,11 +326,13 @@ export class TfaController {
   async regen(
     @CurrentPrincipal() principal: Principal,
     @Body() body: RegenerateBackupCodesRequestDto,
+    @Req() request: Request,
   ): Promise<BackupCodesRegeneratedResponseDto> {
     const codes = await this.regenerate.execute({
       userId: requirePersonalUserId(principal),
       factor: toFactorInput(body),
       keepSessionId: ownSessionId(principal),
+      origin: requestOrigin(request),
     });
     return presentBackupCodesRegenerated(codes);
   }

@@ -1,4 +1,4 @@
-import { Principal } from '@app/platform';
+import { Principal, RequestOrigin } from '@app/platform';
 import { ConfirmNewMethodCommand } from '../application/confirm-new-method.use-case';
 import { FactorInput } from '../application/second-factor-verifier.service';
 import { SendSmsCommand } from '../application/send-sms-code.use-case';
@@ -37,10 +37,12 @@ export function toSendSmsCommand(
 export function toConfirmNewMethodCommand(
   userId: number,
   body: ConfirmNewMethodRequestDto,
+  origin: RequestOrigin,
   rejectLegacy = false,
 ): ConfirmNewMethodCommand {
   return {
     userId,
+    origin,
     tfaMethod: body.tfa_method,
     code: body.code,
     secret: body.secret,

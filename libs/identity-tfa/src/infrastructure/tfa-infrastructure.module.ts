@@ -9,6 +9,10 @@ import { CodeDeliveryQueue } from '../application/ports/code-delivery.queue.port
 import { SmsSendingPolicy } from '../application/ports/sms-sending-policy.port';
 import { TfaMethodRepository } from '../application/ports/tfa-method.repository.port';
 import { VerificationLedger } from '../application/ports/verification-ledger.port';
+import { SecurityEventRepository } from '../application/ports/security-event.repository.port';
+import { SecurityNoticeQueue } from '../application/ports/security-notice.queue.port';
+import { SecurityNoticeRepository } from '../application/ports/security-notice.repository.port';
+import { TrustedDeviceRepository } from '../application/ports/trusted-device.repository.port';
 import { TfaSettings } from '../domain/tfa-policy';
 import { RedisSmsSendCounters } from './anti-fraud/redis-sms-send-counters';
 import { SmsAntiFraudPolicy } from './anti-fraud/sms-anti-fraud.policy';
@@ -21,10 +25,14 @@ import { DeliverySettings, loadDeliverySettings } from './delivery-providers/del
 import { ExactlyOnceDelivery } from './delivery-providers/exactly-once-delivery';
 import { RedisDeliveryLedger } from './delivery-providers/redis-delivery-ledger';
 import { BullmqCodeDeliveryQueue } from './delivery/bullmq-code-delivery.queue';
+import { BullmqSecurityNoticeQueue } from './delivery/bullmq-security-notice.queue';
 import { OutboxCodeSender, OutboxReader } from './delivery/outbox-code.sender';
 import { PostgresVerificationLedgerRepository } from './persistence/postgres-verification-ledger.repository';
 import { PostgresBackupCodeRepository } from './persistence/postgres-backup-code.repository';
 import { PostgresTfaMethodRepository } from './persistence/postgres-tfa-method.repository';
+import { PostgresSecurityEventRepository } from './persistence/postgres-security-event.repository';
+import { PostgresSecurityNoticeRepository } from './persistence/postgres-security-notice.repository';
+import { PostgresTrustedDeviceRepository } from './persistence/postgres-trusted-device.repository';
 import { RedisAuthorizationStore } from './redis/redis-authorization-store';
 import { RedisChallengeStore } from './redis/redis-challenge-store';
 import { loadTfaSettings } from './tfa-config';
@@ -35,7 +43,10 @@ function leaseMs(settings: DeliverySettings): number {
   return Math.max(settings.jobLockMs, slowest * 2);
 }
 
-/** Binds the 2FA ports to PostgreSQL, Redis, BullMQ and the providers; shared by the api and the worker. */
+/**
+ * Binds the 2FA ports (and the account-security stores: events, notices, trusted devices)
+ * to PostgreSQL, Redis, BullMQ and the providers; shared by the api and the worker.
+ */
 @Module({
   providers: [
     { provide: TfaSettings, inject: [Environment], useFactory: loadTfaSettings },
@@ -44,6 +55,9 @@ function leaseMs(settings: DeliverySettings): number {
     { provide: TfaMethodRepository, useClass: PostgresTfaMethodRepository },
     { provide: BackupCodeRepository, useClass: PostgresBackupCodeRepository },
     { provide: VerificationLedger, useClass: PostgresVerificationLedgerRepository },
+    { provide: SecurityEventRepository, useClass: PostgresSecurityEventRepository },
+    { provide: SecurityNoticeRepository, useClass: PostgresSecurityNoticeRepository },
+    { provide: TrustedDeviceRepository, useClass: PostgresTrustedDeviceRepository },
     { provide: ChallengeStore, useClass: RedisChallengeStore },
     { provide: AuthorizationStore, useClass: RedisAuthorizationStore },
     {
@@ -52,6 +66,7 @@ function leaseMs(settings: DeliverySettings): number {
       useFactory: (redis: Redis) => new RedisDeliveryLedger(redis),
     },
     { provide: CodeDeliveryQueue, useClass: BullmqCodeDeliveryQueue },
+    { provide: SecurityNoticeQueue, useClass: BullmqSecurityNoticeQueue },
     {
       provide: CodeSenders,
       inject: [DeliverySettings, Clock, TransactionalEntityManager],
@@ -79,9 +94,13 @@ function leaseMs(settings: DeliverySettings): number {
     TfaMethodRepository,
     BackupCodeRepository,
     VerificationLedger,
+    SecurityEventRepository,
+    SecurityNoticeRepository,
+    TrustedDeviceRepository,
     ChallengeStore,
     AuthorizationStore,
     CodeDeliveryQueue,
+    SecurityNoticeQueue,
     CodeDeliveryProvider,
     SmsSendingPolicy,
     OutboxReader,

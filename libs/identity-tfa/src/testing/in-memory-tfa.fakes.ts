@@ -33,11 +33,13 @@ export interface Transactional {
 
 /**
  * A unit of work over in-memory fakes: a failure inside the outermost `run` restores every
- * participant as it was, as a PostgreSQL ROLLBACK would. Nested runs join the outer one.
+ * participant as it was, as a PostgreSQL ROLLBACK would, and drops its after-commit
+ * effects; a success runs them. Nested runs join the outer one.
  */
 export class SnapshotUnitOfWork extends UnitOfWork {
   private readonly participants: Transactional[] = [];
   private depth = 0;
+  private effects: Array<() => unknown> = [];
 
   get inTransaction(): boolean {
     return this.depth > 0;
@@ -51,14 +53,25 @@ export class SnapshotUnitOfWork extends UnitOfWork {
     if (this.depth > 0) return work();
     const restores = this.participants.map((participant) => participant.snapshot());
     this.depth += 1;
+    let result: T;
     try {
-      return await work();
+      result = await work();
     } catch (error) {
       for (const restore of restores) restore();
+      this.effects = [];
       throw error;
     } finally {
       this.depth -= 1;
     }
+    const committed = this.effects;
+    this.effects = [];
+    for (const effect of committed) await effect();
+    return result;
+  }
+
+  afterCommit(effect: () => unknown): void {
+    if (this.depth > 0) this.effects.push(effect);
+    else void effect();
   }
 }
 

@@ -7,8 +7,10 @@ import { BackupCodeIssuer } from '../application/backup-code-issuer.service';
 import { BackupCodeVerifier } from '../application/backup-code-verifier.service';
 import { ChallengeCodeVerifier } from '../application/challenge-code-verifier.service';
 import { ChallengeService } from '../application/challenge.service';
+import { DeviceTrust } from '../application/device-trust.service';
 import { MethodRecords } from '../application/method-records.service';
 import { SecondFactorVerifier } from '../application/second-factor-verifier.service';
+import { SecurityEventLog } from '../application/security-event-log.service';
 import { SmsBudget } from '../application/sms-budget.service';
 import { TfaUserLookup } from '../application/tfa-user-lookup.service';
 import { TotpVerifier } from '../application/totp-verifier.service';
@@ -18,6 +20,12 @@ import { TfaMethod, totpSecretAad } from '../domain/tfa-method';
 import { encodeBase32, totpCodeForStep, totpStepAt } from '../domain/totp';
 import { TfaSettings } from '../domain/tfa-policy';
 import { channelView, FailureChannel } from '../domain/verification-failures';
+import {
+  InMemorySecurityEventRepository,
+  InMemorySecurityNoticeRepository,
+  InMemoryTrustedDeviceRepository,
+  RecordingSecurityNoticeQueue,
+} from './in-memory-account-security.fakes';
 import {
   InMemoryAuthorizationStore,
   InMemoryBackupCodeRepository,
@@ -41,7 +49,11 @@ export function tfaTestKit() {
   const methods = new InMemoryTfaMethodRepository(clock);
   const backupCodes = new InMemoryBackupCodeRepository();
   const ledger = new InMemoryVerificationLedger(uow);
-  uow.join(methods, backupCodes, ledger);
+  const events = new InMemorySecurityEventRepository();
+  const notices = new InMemorySecurityNoticeRepository(events);
+  const devices = new InMemoryTrustedDeviceRepository();
+  uow.join(methods, backupCodes, ledger, events, notices, devices);
+  const noticeQueue = new RecordingSecurityNoticeQueue();
   const store = new InMemoryChallengeStore();
   const authorizations = new InMemoryAuthorizationStore();
   const queue = new RecordingCodeDeliveryQueue();
@@ -50,11 +62,18 @@ export function tfaTestKit() {
   const { users, credentials } = accounts;
   const sessions = new RecordingSessionRevocation();
   const metrics = new CountingMetrics();
-  const settings = Object.assign(new TfaSettings(), { totpIssuer: 'GPU Marketplace' });
+  const settings = Object.assign(new TfaSettings(), {
+    totpIssuer: 'GPU Marketplace',
+    trustedDeviceDays: 30,
+    securityEventRetentionDays: 400,
+    noticeRetrySeconds: 60,
+  });
 
   const challenges = new ChallengeService(store, queue, secrets, random, clock);
   const records = new MethodRecords(ledger, clock);
-  const flow = new VerificationFlow(ledger, challenges, clock, metrics, uow);
+  const eventLog = new SecurityEventLog(events, notices, noticeQueue, uow, clock);
+  const deviceTrust = new DeviceTrust(devices, eventLog, secrets, random, settings, uow, clock);
+  const flow = new VerificationFlow(ledger, challenges, clock, metrics, uow, eventLog);
   const verifier = new SecondFactorVerifier(
     methods,
     challenges,
@@ -108,6 +127,12 @@ export function tfaTestKit() {
   const addUser = (id = 7, partial: Partial<User> = {}) =>
     users.add({ id, tfaEnabled: true, tfaStatus: 'enabled', ...partial });
 
+  /** The user's events, oldest first, as `kind` or `kind:method` (what most specs check). */
+  const eventKinds = (userId: number) =>
+    events.rows
+      .filter((event) => event.userId === userId)
+      .map((event) => (event.method ? `${event.kind}:${event.method}` : event.kind));
+
   /** Wrong codes counted on the channel now (the method record's fail_count). */
   const failCount = async (userId: number, channel: FailureChannel) =>
     channelView(await ledger.load(userId), channel, clock.nowMs()).failCount;
@@ -120,6 +145,12 @@ export function tfaTestKit() {
     methods,
     backupCodes,
     ledger,
+    events,
+    notices,
+    noticeQueue,
+    devices,
+    eventLog,
+    deviceTrust,
     store,
     authorizations,
     queue,
@@ -142,6 +173,7 @@ export function tfaTestKit() {
     addTotpMethod,
     addSmsMethod,
     addUser,
+    eventKinds,
     failCount,
   };
 }
@@ -166,6 +198,9 @@ export async function rejection(promise: Promise<unknown>): Promise<DomainError>
   }
   throw new Error('expected a DomainError, but the promise resolved');
 }
+
+/** Where unit-test requests come from. */
+export const ORIGIN = { address: '203.0.113.7', userAgent: 'unit-test/1.0' } as const;
 
 /** A 6-digit code other than `code`. */
 export const otherThan = (code: string) => (code === '000000' ? '111111' : '000000');

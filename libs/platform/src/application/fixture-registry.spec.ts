@@ -51,6 +51,10 @@ describe('FixtureRegistry', () => {
         runs += 1;
         return work();
       }
+
+      afterCommit(effect: () => unknown): void {
+        void effect();
+      }
     })();
     const registry = new FixtureRegistry(counting);
     registry.register(new RecordingLoader('users', 10, []));

@@ -81,9 +81,14 @@ export class ScriptedRandomSource extends RandomSource {
   }
 }
 
+/** No transaction at all: work runs as it is, and an after-commit effect at once. */
 export class InlineUnitOfWork extends UnitOfWork {
   run<T>(work: () => Promise<T>): Promise<T> {
     return work();
+  }
+
+  afterCommit(effect: () => unknown): void {
+    void effect();
   }
 }
 

@@ -1,3 +1,5 @@
+import { SecurityEvent } from '../../domain/security-event';
+
 export type DeliveryChannel = 'sms' | 'email';
 
 /** One code to one recipient, as a provider needs it. */
@@ -14,8 +16,27 @@ export interface CodeMessage {
   idempotencyKey: string;
 }
 
+/**
+ * A security notice to the user's address (email only): what happened, when and from
+ * where, worded by the provider adapters; it never carries a code or a secret.
+ */
+export interface NoticeMessage {
+  channel: 'email';
+  destination: string;
+  notice: SecurityEvent;
+  /** `notice-<event id>`: one message per event, whatever happens to the workers. */
+  idempotencyKey: string;
+}
+
+/** What the delivery path carries: a code, or a notice. */
+export type DeliveryMessage = CodeMessage | NoticeMessage;
+
+export function isNoticeMessage(message: DeliveryMessage): message is NoticeMessage {
+  return 'notice' in message;
+}
+
 export interface CodeDeliveryAttempt {
-  message: CodeMessage;
+  message: DeliveryMessage;
   /** 1 for the first attempt of this send. */
   attempt: number;
   maxAttempts: number;
@@ -29,8 +50,8 @@ export type CodeDeliveryResult =
   | { outcome: 'abandoned'; provider: string; code: string };
 
 /**
- * Delivers one attempt of one send through the configured SMS or email provider, at most
- * once per send. Throws when this attempt failed but a later one may succeed: the queue
+ * Delivers one attempt of one send (a code, or a security notice) through the configured
+ * SMS or email provider, at most once per send. Throws when this attempt failed but a later one may succeed: the queue
  * schedules it with backoff.
  */
 export abstract class CodeDeliveryProvider {

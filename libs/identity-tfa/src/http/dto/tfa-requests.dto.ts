@@ -38,6 +38,17 @@ export class TfaLoginRequestDto extends FactorRequestDto {
   @Optional()
   @IsBoolean()
   admin?: boolean;
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'logged out only (tfa_secret, no Bearer token): remember this browser as a trusted ' +
+      'device (the gm_device cookie); a later password login from it skips the second factor. ' +
+      'With a Bearer token: 400 bad_request',
+  })
+  @Optional()
+  @IsBoolean()
+  remember_device?: boolean;
 }
 
 export class RemoveMethodRequestDto extends FactorRequestDto {

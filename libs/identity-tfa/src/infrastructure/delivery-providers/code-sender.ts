@@ -1,7 +1,13 @@
 import { DomainError } from '@app/platform';
-import { CodeMessage, DeliveryChannel } from '../../application/ports/code-delivery.provider.port';
+import {
+  CodeMessage,
+  DeliveryChannel,
+  DeliveryMessage,
+  NoticeMessage,
+} from '../../application/ports/code-delivery.provider.port';
 
-export type { CodeMessage };
+export type { CodeMessage, DeliveryMessage, NoticeMessage };
+export { isNoticeMessage } from '../../application/ports/code-delivery.provider.port';
 export type CodeChannel = DeliveryChannel;
 
 export interface SentMessage {
@@ -9,15 +15,15 @@ export interface SentMessage {
 }
 
 /**
- * One adapter per provider. `send` resolves when the provider accepted the message and
+ * One adapter per provider; it sends codes and (email adapters) security notices. `send` resolves when the provider accepted the message and
  * throws a DeliveryFailure otherwise. `findSent` answers whether an earlier attempt of the
  * same send was accepted after all (the worker died before recording it); adapters that
  * cannot ask their provider answer null.
  */
 export abstract class CodeSender {
   abstract readonly name: string;
-  abstract send(message: CodeMessage): Promise<SentMessage>;
-  abstract findSent(message: CodeMessage, since: Date): Promise<SentMessage | null>;
+  abstract send(message: DeliveryMessage): Promise<SentMessage>;
+  abstract findSent(message: DeliveryMessage, since: Date): Promise<SentMessage | null>;
 }
 
 /**

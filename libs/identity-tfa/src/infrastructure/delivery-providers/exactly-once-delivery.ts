@@ -5,7 +5,7 @@ import {
   CodeDeliveryProvider,
   CodeDeliveryResult,
 } from '../../application/ports/code-delivery.provider.port';
-import { DeliveryFailure } from './code-sender';
+import { DeliveryFailure, DeliveryMessage, isNoticeMessage } from './code-sender';
 import { CodeSenders } from './code-sender.factory';
 import { RedisDeliveryLedger } from './redis-delivery-ledger';
 
@@ -64,7 +64,7 @@ export class ExactlyOnceDelivery extends CodeDeliveryProvider {
           : // An adapter bug must not turn into a lost code: retry, but check first.
             new DeliveryFailure(message.channel, 'transient', 'Sending failed.', null, true);
       this.metrics.increment('code_delivery_attempts_total', { ...labels, outcome: failure.kind });
-      return this.afterFailure(failure, key, sender.name, attempt, maxAttempts);
+      return this.afterFailure(failure, message, sender.name, attempt, maxAttempts);
     }
     this.metrics.increment('code_delivery_attempts_total', { ...labels, outcome: 'sent' });
     await this.ledger.recordSent(key, sent.providerMessageId);
@@ -76,21 +76,23 @@ export class ExactlyOnceDelivery extends CodeDeliveryProvider {
    * The requester waits for the first attempt: a rejection, or the provider's rate limit,
    * is answered to the client (twilio_error, twilio_rate_limited), who then decides; later
    * attempts are only for transient trouble, which the client was told nothing about.
+   * A security notice has no client to decide: its rate limits are always retried.
    */
   private async afterFailure(
     failure: DeliveryFailure,
-    key: string,
+    message: DeliveryMessage,
     provider: string,
     attempt: number,
     maxAttempts: number,
   ): Promise<DeliveryResult> {
+    const key = message.idempotencyKey;
     const reportable = failure.kind !== 'transient';
     const heard =
       attempt === 1 &&
       (await this.ledger.reportFirstAttempt(key, reportable ? failure.code : 'retrying'));
     const final =
       failure.kind === 'rejected' ||
-      (failure.kind === 'rate_limited' && heard) ||
+      (failure.kind === 'rate_limited' && heard && !isNoticeMessage(message)) ||
       attempt >= maxAttempts;
     if (final) {
       await this.ledger.recordFailed(key, failure.code);

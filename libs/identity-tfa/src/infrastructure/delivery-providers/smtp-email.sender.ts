@@ -1,7 +1,8 @@
 import { createTransport, Transporter } from 'nodemailer';
 import { Clock } from '@app/platform';
 import { emailContent } from './code-message-text';
-import { CodeMessage, CodeSender, SentMessage } from './code-sender';
+import { CodeSender, DeliveryMessage, isNoticeMessage, SentMessage } from './code-sender';
+import { noticeContent } from './notice-message-text';
 import { classifySmtpError } from './smtp-failure';
 
 /** implicit: TLS from the first byte (port 465); starttls: upgrade required (587); none: plain. */
@@ -19,7 +20,7 @@ export interface SmtpSettings {
   brand: string;
 }
 
-/** Email through an SMTP relay with nodemailer: a plain-text and an HTML part. */
+/** Email through an SMTP relay with nodemailer: a plain-text and an HTML part (codes and notices). */
 export class SmtpEmailSender extends CodeSender {
   readonly name = 'smtp';
   private readonly transport: Transporter;
@@ -43,8 +44,10 @@ export class SmtpEmailSender extends CodeSender {
     });
   }
 
-  async send(message: CodeMessage): Promise<SentMessage> {
-    const content = emailContent(this.settings.brand, message, this.clock.nowMs());
+  async send(message: DeliveryMessage): Promise<SentMessage> {
+    const content = isNoticeMessage(message)
+      ? noticeContent(this.settings.brand, message.notice)
+      : emailContent(this.settings.brand, message, this.clock.nowMs());
     try {
       const info = (await this.transport.sendMail({
         from: this.settings.from,

@@ -1,5 +1,12 @@
 import { smsBody } from './code-message-text';
-import { CodeMessage, CodeSender, DeliveryFailure, SentMessage } from './code-sender';
+import {
+  CodeMessage,
+  CodeSender,
+  DeliveryFailure,
+  DeliveryMessage,
+  isNoticeMessage,
+  SentMessage,
+} from './code-sender';
 import { readTwilioAnswer, twilioNetworkFailure } from './twilio-response';
 
 export interface TwilioSettings {
@@ -23,6 +30,13 @@ interface TwilioListedMessage {
 /** Seconds of clock difference tolerated between Twilio's date_created and ours. */
 const CLOCK_SKEW_MS = 60_000;
 
+/** Security notices go by email only: one reaching this adapter is refused for good. */
+function smsOnly(message: DeliveryMessage): CodeMessage {
+  if (isNoticeMessage(message))
+    throw new DeliveryFailure('sms', 'rejected', 'Security notices are sent by email only.');
+  return message;
+}
+
 /** SMS through the Twilio Messages REST API (form-encoded, HTTP basic auth). */
 export class TwilioSmsSender extends CodeSender {
   readonly name = 'twilio';
@@ -34,12 +48,13 @@ export class TwilioSmsSender extends CodeSender {
     super();
   }
 
-  async send(message: CodeMessage): Promise<SentMessage> {
+  async send(message: DeliveryMessage): Promise<SentMessage> {
+    const code = smsOnly(message);
     const form = new URLSearchParams({ To: message.destination });
     if (this.settings.messagingServiceSid)
       form.set('MessagingServiceSid', this.settings.messagingServiceSid);
     else form.set('From', this.settings.from ?? '');
-    form.set('Body', smsBody(this.settings.brand, message));
+    form.set('Body', smsBody(this.settings.brand, code));
     const answer = await this.request('POST', this.messagesUrl(), form);
     return readTwilioAnswer(answer);
   }
@@ -48,7 +63,8 @@ export class TwilioSmsSender extends CodeSender {
    * Twilio takes no idempotency key on Messages, so an attempt whose outcome is unknown is
    * settled by listing the recent messages to that number and looking for this code.
    */
-  async findSent(message: CodeMessage, since: Date): Promise<SentMessage | null> {
+  async findSent(message: DeliveryMessage, since: Date): Promise<SentMessage | null> {
+    const code = smsOnly(message);
     const url = new URL(this.messagesUrl());
     url.searchParams.set('To', message.destination);
     if (this.settings.from) url.searchParams.set('From', this.settings.from);
@@ -67,7 +83,7 @@ export class TwilioSmsSender extends CodeSender {
       if (
         typeof entry.sid === 'string' &&
         typeof entry.body === 'string' &&
-        entry.body.includes(message.code) &&
+        entry.body.includes(code.code) &&
         !(created < earliest)
       )
         return { providerMessageId: entry.sid };

@@ -6,13 +6,18 @@ import {
   deliveryKey,
   FirstAttemptReport,
 } from '../../application/ports/code-delivery.queue.port';
+import { SecurityNoticeJob } from '../../application/ports/security-notice.queue.port';
 import { DeliverySettings } from '../delivery-providers/delivery-settings';
 import { RedisDeliveryLedger } from '../delivery-providers/redis-delivery-ledger';
 
-/** One job, its payload never the code itself: the worker reads that from the challenge. */
-export const CODE_DELIVERY_QUEUE = defineQueue<{ 'deliver-code': CodeDeliveryJob }>(
-  'code-delivery',
-);
+/**
+ * Codes and security notices, one worker for both. Payloads never hold the code or the
+ * notice itself: the worker reads them from the challenge and the event.
+ */
+export const CODE_DELIVERY_QUEUE = defineQueue<{
+  'deliver-code': CodeDeliveryJob;
+  'deliver-notice': SecurityNoticeJob;
+}>('code-delivery');
 
 @Injectable()
 export class BullmqCodeDeliveryQueue extends CodeDeliveryQueue {

@@ -86,6 +86,19 @@ describe('TypeormUnitOfWork (real PostgreSQL)', () => {
     }
   });
 
+  it('resolves the unit of work only once its asynchronous after-commit effects have', async () => {
+    const seen: string[] = [];
+    await unitOfWork.run(async () => {
+      unitOfWork.afterCommit(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        seen.push('effect');
+      });
+      seen.push('work');
+    });
+    seen.push('resolved');
+    expect(seen).toEqual(['work', 'effect', 'resolved']);
+  });
+
   it('applies migrations once even when several runners start together', async () => {
     const results = await Promise.all([
       runMigrations(dataSource),

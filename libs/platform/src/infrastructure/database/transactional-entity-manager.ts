@@ -37,7 +37,7 @@ export function statementConfig(
 
 interface RunningTransaction {
   manager: EntityManager;
-  afterCommit: Array<() => void>;
+  afterCommit: Array<() => unknown>;
 }
 
 /**
@@ -110,9 +110,10 @@ export class TransactionalEntityManager {
   /**
    * Runs `effect` once the running transaction has committed (never when it rolls back),
    * or at once outside a transaction: for news other processes must only hear about a
-   * change they can already read (a cache invalidation). Errors of `effect` are its own.
+   * change they can already read (a cache invalidation, a queued job). `transaction`
+   * resolves once every effect has; errors of `effect` are its own.
    */
-  afterCommit(effect: () => void): void {
+  afterCommit(effect: () => unknown): void {
     const running = this.storage.getStore();
     if (running) running.afterCommit.push(effect);
     else effect();
@@ -125,7 +126,7 @@ export class TransactionalEntityManager {
       running.manager = manager;
       return this.storage.run(running, work);
     });
-    for (const effect of running.afterCommit) effect();
+    for (const effect of running.afterCommit) await effect();
     return result;
   }
 }
@@ -137,5 +138,9 @@ export class TypeormUnitOfWork extends UnitOfWork {
 
   run<T>(work: () => Promise<T>): Promise<T> {
     return this.entityManager.transaction(work);
+  }
+
+  afterCommit(effect: () => unknown): void {
+    this.entityManager.afterCommit(effect);
   }
 }

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { SecretKeeper } from '@app/platform';
+import { TFA_ERROR_MESSAGES } from '../domain/error-messages';
+import { TfaError } from '../domain/errors';
+import { eventCursorAfter, eventCursorPayload, SecurityEvent } from '../domain/security-event';
+import { SecurityEventRepository } from './ports/security-event.repository.port';
+import { TfaUserLookup } from './tfa-user-lookup.service';
+
+/** The SecretKeeper purpose of next_token: a token of another kind never verifies here. */
+const CURSOR_PURPOSE = 'tfa-events-cursor';
+/** Tokens are well under a hundred characters; a longer one was not made here. */
+const MAX_TOKEN_CHARS = 512;
+
+export interface ListSecurityEventsQuery {
+  userId: number;
+  /** Already clamped to the page sizes served. */
+  limit: number;
+  afterToken: string | null;
+}
+
+export interface SecurityEventPage {
+  events: SecurityEvent[];
+  /** Where the next page starts; null on the last page. */
+  nextToken: string | null;
+}
+
+/**
+ * GET tfa/events/: the caller's events newest first, keyset-paginated by id. next_token
+ * is signed with the platform's HMAC key (SecretKeeper.sign, as the charges cursor) and
+ * bound to the caller: another user's token, or an altered one, is invalid_token.
+ */
+@Injectable()
+export class ListSecurityEventsUseCase {
+  constructor(
+    private readonly lookup: TfaUserLookup,
+    private readonly events: SecurityEventRepository,
+    private readonly secrets: SecretKeeper,
+  ) {}
+
+  async execute(query: ListSecurityEventsQuery): Promise<SecurityEventPage> {
+    const user = await this.lookup.user(query.userId);
+    const beforeId = query.afterToken === null ? null : this.decode(user.id, query.afterToken);
+    // One row more than the page tells whether another page follows.
+    const rows = await this.events.listPage(user.id, query.limit + 1, beforeId);
+    const events = rows.slice(0, query.limit);
+    const more = rows.length > query.limit;
+    return {
+      events,
+      nextToken: more
+        ? this.secrets.sign(
+            CURSOR_PURPOSE,
+            eventCursorPayload(user.id, events[events.length - 1].id),
+          )
+        : null,
+    };
+  }
+
+  private decode(userId: number, token: string): number {
+    const payload =
+      token.length <= MAX_TOKEN_CHARS ? this.secrets.verify(CURSOR_PURPOSE, token) : null;
+    const after = payload === null ? null : eventCursorAfter(payload, userId);
+    if (after === null) throw new TfaError('invalid_token', TFA_ERROR_MESSAGES.invalidToken);
+    return after;
+  }
+}
