@@ -130,7 +130,13 @@ export class PostgresWithReplica {
 
   /** Waits until the replica has replayed everything the primary has written so far. */
   async caughtUp(): Promise<void> {
-    const [{ lsn }] = await this.query('primary', 'postgres', 'SELECT pg_current_wal_lsn() AS lsn');
+    // The insert position, not pg_current_wal_lsn() (what is written so far): this cluster
+    // runs synchronous_commit = off, so a commit may still sit in the WAL buffers.
+    const [{ lsn }] = await this.query(
+      'primary',
+      'postgres',
+      'SELECT pg_current_wal_insert_lsn() AS lsn',
+    );
     await until('the replica replayed the primary', async () => {
       const [row] = await this.query(
         'replica',
