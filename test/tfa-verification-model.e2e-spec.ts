@@ -91,16 +91,11 @@ function apply(model: Model, v: Verification): Result | Result[] {
     return 'ok';
   }
   model.failures[v.channel] += 1;
-  if (model.failures[v.channel] >= CHANNEL_BUDGET) {
-    model.locked[v.channel] = true;
-    return 'locked';
-  }
+  // One failure can reach both budgets at once (the 5th on a channel, the 10th in all).
+  if (model.failures[v.channel] >= CHANNEL_BUDGET) model.locked[v.channel] = true;
   const total = Object.values(model.failures).reduce((a, b) => a + b, 0);
-  if (total >= USER_BUDGET) {
-    model.userLocked = true;
-    return 'locked';
-  }
-  return 'wrong';
+  if (total >= USER_BUDGET) model.userLocked = true;
+  return model.locked[v.channel] || model.userLocked ? 'locked' : 'wrong';
 }
 
 function permutations<T>(items: T[]): T[][] {
