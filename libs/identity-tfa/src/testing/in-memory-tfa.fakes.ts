@@ -1,7 +1,11 @@
 import { Clock, UnitOfWork } from '@app/platform';
 import { AuthorizationStore } from '../application/ports/authorization.store.port';
 import { BackupCodeRepository } from '../application/ports/backup-code.repository.port';
-import { ChallengeStore, DeliveryCopy } from '../application/ports/challenge.store.port';
+import {
+  AttachedCode,
+  ChallengeStore,
+  DeliveryCopy,
+} from '../application/ports/challenge.store.port';
 import {
   CodeDeliveryAttempt,
   CodeDeliveryProvider,
@@ -212,16 +216,7 @@ export class InMemoryChallengeStore extends ChallengeStore {
     if (!marker) return { state: 'unknown' };
     return { state: marker === 'cleared' ? 'cleared' : 'expired' };
   }
-  async attachCode(
-    key: string,
-    code: {
-      channel: Challenge['channel'];
-      destination: string | null;
-      methodId: number | null;
-      codeDigest: string | null;
-      codeCiphertext: string | null;
-    },
-  ) {
+  async attachCode(key: string, code: AttachedCode) {
     this.up();
     const found = this.challenges.get(key);
     if (!found) return null;

@@ -6,21 +6,20 @@ export interface DeliveryCopy {
   sendNumber: number;
 }
 
+/** A code put on a challenge: where it goes, its digest, and its copy for the delivery job. */
+export type AttachedCode = Pick<
+  Challenge,
+  'channel' | 'destination' | 'methodId' | 'codeDigest'
+> & {
+  codeCiphertext: string | null;
+};
+
 /** Pending challenges (Redis, 10-minute TTL). Keys are fingerprints of the tfa_secret. */
 export abstract class ChallengeStore {
   abstract create(challenge: Challenge, ttlMs: number): Promise<void>;
   abstract find(key: string): Promise<ChallengeLookup>;
   /** A new code for the challenge (first send on a login challenge, or a resend). */
-  abstract attachCode(
-    key: string,
-    code: {
-      channel: Challenge['channel'];
-      destination: string | null;
-      methodId: number | null;
-      codeDigest: string | null;
-      codeCiphertext: string | null;
-    },
-  ): Promise<number | null>;
+  abstract attachCode(key: string, code: AttachedCode): Promise<number | null>;
   /**
    * Retires a spent challenge: its secret reads as used from then on. Single use itself
    * is decided by the verification ledger, in the transaction of the action.

@@ -29,19 +29,22 @@ export class PostgresSecurityNoticeRepository extends SecurityNoticeRepository {
     return rows.length > 0 ? toSecurityEvent(rows[0]) : null;
   }
 
-  async markSent(eventId: number, at: Date): Promise<boolean> {
-    const rows = await this.tx.rows(
-      `UPDATE tfa_security_notices SET sent_at = $2
-        WHERE event_id = $1 AND sent_at IS NULL AND abandoned_at IS NULL
-        RETURNING event_id`,
-      [eventId, at],
-    );
-    return rows.length > 0;
+  markSent(eventId: number, at: Date): Promise<boolean> {
+    return this.settle(eventId, 'sent_at', at);
   }
 
-  async markAbandoned(eventId: number, at: Date): Promise<boolean> {
+  markAbandoned(eventId: number, at: Date): Promise<boolean> {
+    return this.settle(eventId, 'abandoned_at', at);
+  }
+
+  /** Settles a pending notice once: false when it was already sent or abandoned. */
+  private async settle(
+    eventId: number,
+    column: 'sent_at' | 'abandoned_at',
+    at: Date,
+  ): Promise<boolean> {
     const rows = await this.tx.rows(
-      `UPDATE tfa_security_notices SET abandoned_at = $2
+      `UPDATE tfa_security_notices SET ${column} = $2
         WHERE event_id = $1 AND sent_at IS NULL AND abandoned_at IS NULL
         RETURNING event_id`,
       [eventId, at],

@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
-import { ChallengeStore, DeliveryCopy } from '../../application/ports/challenge.store.port';
+import {
+  AttachedCode,
+  ChallengeStore,
+  DeliveryCopy,
+} from '../../application/ports/challenge.store.port';
 import {
   Challenge,
   ChallengeChannel,
@@ -117,16 +121,7 @@ export class RedisChallengeStore extends ChallengeStore {
     return { state: marker === 'cleared' ? 'cleared' : 'expired' };
   }
 
-  async attachCode(
-    key: string,
-    code: {
-      channel: Challenge['channel'];
-      destination: string | null;
-      methodId: number | null;
-      codeDigest: string | null;
-      codeCiphertext: string | null;
-    },
-  ): Promise<number | null> {
+  async attachCode(key: string, code: AttachedCode): Promise<number | null> {
     const sends = (await this.redis.eval(
       ATTACH_CODE,
       1,
