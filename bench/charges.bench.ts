@@ -7,7 +7,7 @@
  *
  * Environment (all optional):
  *   BENCH_DATABASE_URL  postgres://postgres@127.0.0.1:5432/gpumarket_bench (seeded when the
- *                       dataset is missing or smaller than above: about 5 minutes)
+ *                       dataset is missing or smaller than above: 5 to 15 minutes, by machine)
  *   BENCH_REDIS_URL     redis://127.0.0.1:6379/10 (the api needs one; nothing is flushed)
  *   BENCH_SECONDS       5 seconds per measurement and side
  *   BENCH_DEADLINE_MINUTES  30, after which the run stops whatever it is doing
@@ -118,7 +118,9 @@ async function ensureDataset(pool: Pool, env: NodeJS.ProcessEnv): Promise<Datase
     log(`dataset present: ${JSON.stringify(present)}`);
     return present;
   }
-  log(`dataset missing or too small (${JSON.stringify(present)}): seeding, about 5 minutes`);
+  log(
+    `dataset missing or too small (${JSON.stringify(present)}): seeding, 5 to 15 minutes by machine`,
+  );
   const summary = await runManage(
     [
       'seed:demo',
@@ -448,7 +450,7 @@ async function main(): Promise<void> {
   const section = [
     `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench:charges\` ` +
       `(bench/charges.bench.ts) on ${machine()}; load average (1 / 5 / 15 min) ${loadAtStart} at the start, ` +
-      `${loadAtEnd} at the end (other test suites were running on the same cores). Total run ${seconds} s.`,
+      `${loadAtEnd} at the end (the end figure includes this run's own c16 loops). Total run ${seconds} s.`,
     '',
     `Data: ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')}${dataset.seeded ? ' (seeded by this run)' : ''}: ` +
       `${dataset.users.toLocaleString('en')} demo users, ${dataset.contracts.toLocaleString('en')} contracts, ` +

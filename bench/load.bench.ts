@@ -457,7 +457,7 @@ async function main(): Promise<number> {
     const body = [
       `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench\` ` +
         `(bench/load.bench.ts) on ${machine()}; load average (1 / 5 / 15 min) ${loadAtStart} at the ` +
-        `start, ${loadAtEnd} at the end (other test suites were running on the same cores). The api runs as one process (\`RATE_LIMITS=off\`, \`LOG_LEVEL=warn\`, delivery worker in-process) on ` +
+        `start, ${loadAtEnd} at the end (the end figure includes this run's own load). The api runs as one process (\`RATE_LIMITS=off\`, \`LOG_LEVEL=warn\`, delivery worker in-process) on ` +
         `its own database; autocannon runs in the benchmark process on the same cores, as do ` +
         `PostgreSQL and Redis. ${SECONDS} s per measurement after a ${WARMUP_SECONDS} s warm-up at c16 ` +
         `(the api's and the baseline's charges page in alternating slices, A B B A, ${SECONDS} s per side); ` +
@@ -483,7 +483,7 @@ async function main(): Promise<number> {
       '',
       soakSummary ? soakText(soakSummary) : '_Skipped (SOAK_SECONDS=0)._',
       '',
-      `One run on a shared machine (other test suites were running): numbers are noisy and ` +
+      `One run on a machine whose other work is not controlled: numbers are noisy and ` +
         `the ratios above are from this single run. Total run ${Math.round((Date.now() - began) / 1000)} s.`,
     ].join('\n');
     if (DOCS !== '-') {
