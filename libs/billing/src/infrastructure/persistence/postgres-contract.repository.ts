@@ -8,7 +8,15 @@ import {
   lockReportDaysSql,
   refreshReportPrefixSql,
 } from './report-days.sql';
-import { contractStatementDaysSql } from './statement-days.sql';
+import {
+  applyStatementDeltaSql,
+  contractStatementLinesSql,
+  StatementLines,
+  statementDeltaParams,
+} from './statement-days.sql';
+
+/** Advisory lock space of contract writes (two-key form: apart from the summaries' keys). */
+const CONTRACT_WRITE_LOCK_SPACE = 0x7fa0_0002;
 
 @Injectable()
 export class PostgresContractRepository extends ContractRepository {
@@ -17,11 +25,16 @@ export class PostgresContractRepository extends ContractRepository {
   }
 
   async replace(contract: Contract, charges: DailyCharge[]): Promise<void> {
-    // Incremental summary updates (ON CONFLICT row locks) stay correct under concurrent
-    // writers; the running totals need the summary locks (lockReportDaysSql) of the bucket
-    // the contract leaves and of the one it joins, both taken before any summary row.
+    // Writers of one contract id take turns, from the first write on: a row lock would not
+    // exist yet for a new id, and two first writes would both go ahead. The running totals
+    // need the summary locks (lockReportDaysSql) of the bucket the contract leaves and of
+    // the one it joins, both taken before any summary row; the statement summary's rows,
+    // shared with writers of other buckets, change in one ordered statement at the end.
     await this.tx.transaction(async () => {
-      await this.tx.rows(`SELECT 1 FROM billing_contracts WHERE id = $1 FOR UPDATE`, [contract.id]);
+      await this.tx.rows(`SELECT pg_advisory_xact_lock($1, $2)`, [
+        CONTRACT_WRITE_LOCK_SPACE,
+        contract.id,
+      ]);
       await this.tx.rows(lockReportDaysSql, [
         contract.id,
         contract.userId,
@@ -31,7 +44,9 @@ export class PostgresContractRepository extends ContractRepository {
       ]);
       await this.tx.rows(contractReportDaysSql('-'), [contract.id]);
       await this.tx.rows(refreshReportPrefixSql, [contract.id]);
-      await this.tx.rows(contractStatementDaysSql('-'), [contract.id]);
+      const earlierLines = await this.tx.rows<StatementLines>(contractStatementLinesSql, [
+        contract.id,
+      ]);
       await this.tx.rows(`DELETE FROM billing_charges WHERE contract_id = $1`, [contract.id]);
       await this.tx.rows(
         `INSERT INTO billing_contracts
@@ -80,7 +95,7 @@ export class PostgresContractRepository extends ContractRepository {
       for (const statement of contractChargeTotalsSql) await this.tx.rows(statement, [contract.id]);
       await this.tx.rows(contractReportDaysSql('+'), [contract.id]);
       await this.tx.rows(refreshReportPrefixSql, [contract.id]);
-      await this.tx.rows(contractStatementDaysSql('+'), [contract.id]);
+      await this.tx.rows(applyStatementDeltaSql, statementDeltaParams(contract.id, earlierLines));
     });
   }
 }

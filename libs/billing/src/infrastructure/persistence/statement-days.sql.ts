@@ -12,22 +12,66 @@ const KEYS = `(VALUES ('type', c.category),
                       ('workergroup', coalesce('workergroup-' || c.workergroup_id, '(none)')),
                       ('label', coalesce(c.label, '(none)'))) g(dimension, key)`;
 
-/**
- * Adds (+) or removes (-) contract $1 with its current charges. Lines and amounts are
- * added exactly; a removed key keeps a row with 0 lines, which the readers skip.
- */
-export function contractStatementDaysSql(sign: '+' | '-'): string {
-  return `
-    INSERT INTO billing_statement_days AS d (${COLUMNS})
-    SELECT c.user_id, g.dimension, x.day, c.category, g.key, ${sign}x.lines, ${sign}x.amount
+/** Contract $1's lines per statement row, from its current charges. */
+const CONTRACT_LINES = `
+    SELECT c.user_id, g.dimension, x.day, c.category, g.key, x.lines, x.amount
       FROM billing_contracts c
       JOIN (SELECT day, count(*)::int AS lines, sum(amount) AS amount FROM billing_charges
              WHERE contract_id = $1 GROUP BY day) x ON true
       CROSS JOIN LATERAL ${KEYS}
-     WHERE c.id = $1
-     ORDER BY g.dimension, x.day, g.key
+     WHERE c.id = $1`;
+
+/** A contract's lines as read before a rewrite, the parameters of the delta below. */
+export interface StatementLines {
+  user_id: number;
+  dimension: string;
+  day: string;
+  category: string;
+  key: string;
+  lines: number;
+  amount: string;
+}
+
+/** Contract $1's statement lines as they stand: read before its charges are replaced. */
+export const contractStatementLinesSql = `SELECT * FROM (${CONTRACT_LINES}) l`;
+
+/**
+ * Moves the summary from contract $1's earlier lines (the rows of contractStatementLinesSql,
+ * as the arrays $2..$8) to its current ones, in one statement. Writers of other buckets
+ * run in parallel and share these rows (the `type` rows of a category, a label's rows), so
+ * each writer changes all of its rows at once, in the order of the table's key: two
+ * writers then never hold a row the other waits for (a removal and an addition as two
+ * statements deadlocked). Rows the rewrite leaves unchanged are not touched; a removed key
+ * keeps a row with 0 lines, which the readers skip.
+ */
+export const applyStatementDeltaSql = `
+    INSERT INTO billing_statement_days AS d (${COLUMNS})
+    SELECT user_id, dimension, day, category, key, sum(lines), sum(amount)
+      FROM (${CONTRACT_LINES}
+            UNION ALL
+            SELECT user_id, dimension, day, category, key, -lines, -amount
+              FROM unnest($2::int[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::int[],
+                          $8::numeric[]) AS earlier(user_id, dimension, day, category, key, lines, amount)
+           ) delta
+     GROUP BY user_id, dimension, day, category, key
+    HAVING sum(lines) <> 0 OR sum(amount) <> 0
+     ORDER BY user_id, dimension, day, category, key
     ON CONFLICT (user_id, dimension, day, category, key) DO UPDATE SET
       lines = d.lines + EXCLUDED.lines, amount = d.amount + EXCLUDED.amount`;
+
+/** The parameters of applyStatementDeltaSql for contract `contractId`'s earlier lines. */
+export function statementDeltaParams(contractId: number, earlier: StatementLines[]): unknown[] {
+  const column = <K extends keyof StatementLines>(name: K) => earlier.map((row) => row[name]);
+  return [
+    contractId,
+    column('user_id'),
+    column('dimension'),
+    column('day'),
+    column('category'),
+    column('key'),
+    column('lines'),
+    column('amount'),
+  ];
 }
 
 /** Builds the summary in bulk for the contracts `c` selected by `join` (seed:demo, migration). */
