@@ -33,7 +33,7 @@ export interface StatementLines {
 }
 
 /** Contract $1's statement lines as they stand: read before its charges are replaced. */
-export const contractStatementLinesSql = `SELECT * FROM (${CONTRACT_LINES}) l`;
+export const contractStatementLinesSql = CONTRACT_LINES;
 
 /**
  * Moves the summary from contract $1's earlier lines (the rows of contractStatementLinesSql,
