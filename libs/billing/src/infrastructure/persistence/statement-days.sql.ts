@@ -12,8 +12,11 @@ const KEYS = `(VALUES ('type', c.category),
                       ('workergroup', coalesce('workergroup-' || c.workergroup_id, '(none)')),
                       ('label', coalesce(c.label, '(none)'))) g(dimension, key)`;
 
-/** Contract $1's lines per statement row, from its current charges. */
-const CONTRACT_LINES = `
+/**
+ * Contract $1's lines per statement row, from its current charges: read before a rewrite
+ * replaces them, and again (as the new side) by applyStatementDeltaSql.
+ */
+export const contractStatementLinesSql = `
     SELECT c.user_id, g.dimension, x.day, c.category, g.key, x.lines, x.amount
       FROM billing_contracts c
       JOIN (SELECT day, count(*)::int AS lines, sum(amount) AS amount FROM billing_charges
@@ -32,9 +35,6 @@ export interface StatementLines {
   amount: string;
 }
 
-/** Contract $1's statement lines as they stand: read before its charges are replaced. */
-export const contractStatementLinesSql = CONTRACT_LINES;
-
 /**
  * Moves the summary from contract $1's earlier lines (the rows of contractStatementLinesSql,
  * as the arrays $2..$8) to its current ones, in one statement. Writers of other buckets
@@ -47,7 +47,7 @@ export const contractStatementLinesSql = CONTRACT_LINES;
 export const applyStatementDeltaSql = `
     INSERT INTO billing_statement_days AS d (${COLUMNS})
     SELECT user_id, dimension, day, category, key, sum(lines), sum(amount)
-      FROM (${CONTRACT_LINES}
+      FROM (${contractStatementLinesSql}
             UNION ALL
             SELECT user_id, dimension, day, category, key, -lines, -amount
               FROM unnest($2::int[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::int[],
