@@ -19,9 +19,12 @@ const swc = [
 ];
 
 const moduleNameMapper = {
-  '^@app/(platform|accounts|billing|identity-tfa|marketplace-volumes|autoscaling)$': '<rootDir>/libs/$1/src',
-  '^@app/(platform|accounts|billing|identity-tfa|marketplace-volumes|autoscaling)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  '^@app/(platform|accounts|billing|identity-tfa|account-security|marketplace-volumes|autoscaling|audit-log|messaging)$':
+    '<rootDir>/libs/$1/src',
+  '^@app/(platform|accounts|billing|identity-tfa|account-security|marketplace-volumes|autoscaling|audit-log|messaging)/(.*)$':
+    '<rootDir>/libs/$1/src/$2',
   '^@app/api-client$': '<rootDir>/libs/api-client/src',
+  '^@bench/(.*)$': '<rootDir>/bench/$1',
   '^@test/support$': '<rootDir>/test/support',
   '^@test/support/(.*)$': '<rootDir>/test/support/$1',
 };
@@ -42,10 +45,22 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   maxWorkers: 2,
+  // Longest files first, from jest's timings or test/durations.json (see the file).
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   testTimeout: 60000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
-    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'], testTimeout: 30000 },
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], testTimeout: 60000 },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'],
+      testTimeout: 30000,
+    },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      testTimeout: 60000,
+    },
   ],
 };
