@@ -1,3 +1,4 @@
+import { BOOLEAN_WORDS, parseBooleanSetting } from './boolean-setting';
 import { ConfigError } from './config-error';
 import { Environment } from './environment';
 
@@ -51,12 +52,14 @@ export class ConfigReader {
   }
 
   boolean(name: string, fallback: boolean): boolean {
-    const raw = this.env.get(name)?.toLowerCase();
-    if (raw === undefined) return fallback;
-    if (['true', '1', 'yes', 'on'].includes(raw)) return true;
-    if (['false', '0', 'no', 'off'].includes(raw)) return false;
-    this.problems.push(`${name} must be true or false (got '${raw}')`);
-    return fallback;
+    const raw = this.env.get(name);
+    const value = parseBooleanSetting(raw);
+    if (value === undefined) return fallback;
+    if (value === null) {
+      this.problems.push(`${name} must be one of ${BOOLEAN_WORDS} (got '${raw}')`);
+      return fallback;
+    }
+    return value;
   }
 
   url(name: string, fallback: string, protocols: string[]): string {
@@ -71,19 +74,17 @@ export class ConfigReader {
   }
 
   /**
-   * A secret: required in production; outside production a development value is used
-   * (and announced by the caller) so a fresh clone runs with no setup.
+   * A secret: required in production, where `requirement` says what it must be; outside
+   * production a development value is used (and announced by the caller) so a fresh clone
+   * runs with no setup. Its form is checked by the caller, which knows it.
    */
-  secret(name: string, developmentValue: string, minLength = 32): string {
+  secret(name: string, developmentValue: string, requirement: string): string {
     const raw = this.env.get(name);
     if (raw === undefined) {
       if (this.env.isProduction) {
-        this.problems.push(`${name} is required in production (at least ${minLength} characters)`);
+        this.problems.push(`${name} is required in production (${requirement})`);
       }
       return developmentValue;
-    }
-    if (raw.length < minLength) {
-      this.problems.push(`${name} must be at least ${minLength} characters long`);
     }
     return raw;
   }

@@ -1,6 +1,6 @@
 import { ConfigError } from './config-error';
 import { Environment } from './environment';
-import { loadPlatformConfig } from './platform-config';
+import { DEFAULT_METRICS_PORTS, loadPlatformConfig } from './platform-config';
 
 const strongKeys = {
   SECRET_HMAC_KEY: 'x'.repeat(40),
@@ -21,12 +21,8 @@ describe('loadPlatformConfig', () => {
     expect(config.migrationsRun).toBe(true);
     expect(config.rateLimits).toEqual({
       enabled: true,
-      thresholds: {
-        charges: 1.0,
-        charges_export: 10.0,
-        charges_summary: 1.0,
-        volumes_unlist: 5.0,
-        endpoint_groups_create: 4.0,
+      windows: {
+        security_writes: { limit: 30, windowSeconds: 600, what: 'account security changes' },
       },
     });
     expect(config.usingDevelopmentSecrets).toBe(true);
@@ -40,8 +36,8 @@ describe('loadPlatformConfig', () => {
       loadPlatformConfig(production);
     } catch (error) {
       expect((error as ConfigError).problems).toEqual([
-        'SECRET_HMAC_KEY is required in production (at least 32 characters)',
-        'ENCRYPTION_KEYS is required in production (at least 3 characters)',
+        'SECRET_HMAC_KEY is required in production (at least 32 characters, or a versioned list 1:<key>,2:<key>)',
+        'ENCRYPTION_KEYS is required in production (a list of <version>:<base64 of 32 bytes>, e.g. 1:<key>,2:<key>)',
       ]);
     }
   });
@@ -85,22 +81,18 @@ describe('loadPlatformConfig', () => {
           PORT: 'eighty',
           DATABASE_URL: 'mysql://x',
           RATE_LIMITS: 'maybe',
-          RATE_LIMIT_CHARGES: '-1',
           SECRET_HMAC_KEY: 'short',
           ENCRYPTION_KEYS: '1:tooshort',
         }),
       ),
     ).toThrow(
-      /PORT must be an integer[\s\S]*DATABASE_URL must be a postgres:[\s\S]*RATE_LIMITS must be one of on, off[\s\S]*RATE_LIMIT_CHARGES must be a number >= 0[\s\S]*SECRET_HMAC_KEY must be at least 32[\s\S]*ENCRYPTION_KEYS must be a list/,
+      /PORT must be an integer[\s\S]*DATABASE_URL must be a postgres:[\s\S]*RATE_LIMITS must be one of true, 1, yes, on, false, 0, no, off \(got 'maybe'\)[\s\S]*SECRET_HMAC_KEY must be at least 32[\s\S]*ENCRYPTION_KEYS must be a list/,
     );
   });
 
-  it('turns rate limits off and overrides thresholds', () => {
-    const config = loadPlatformConfig(
-      new Environment({ RATE_LIMITS: 'off', RATE_LIMIT_VOLUMES_UNLIST: '2.5' }),
-    );
+  it('turns rate limits off', () => {
+    const config = loadPlatformConfig(new Environment({ RATE_LIMITS: 'off' }));
     expect(config.rateLimits.enabled).toBe(false);
-    expect(config.rateLimits.thresholds.volumes_unlist).toBe(2.5);
   });
 
   it('orders encryption keys so the highest version encrypts', () => {
@@ -129,6 +121,42 @@ describe('loadPlatformConfig', () => {
         { version: 1, key: Buffer.from(keyA) },
         { version: 2, key: Buffer.from(keyB) },
       ]);
+    });
+
+    it('says each mistake of a key once', () => {
+      for (const [value, problems] of [
+        ['short', ['SECRET_HMAC_KEY must be at least 32 characters long']],
+        ['1:short', ['SECRET_HMAC_KEY version 1 must be at least 32 characters long']],
+        [
+          '1:short,2:tiny',
+          [
+            'SECRET_HMAC_KEY version 1 must be at least 32 characters long',
+            'SECRET_HMAC_KEY version 2 must be at least 32 characters long',
+          ],
+        ],
+      ] as const) {
+        expect(() => loadPlatformConfig(new Environment({ SECRET_HMAC_KEY: value }))).toThrow(
+          expect.objectContaining({ problems }),
+        );
+      }
+    });
+
+    it('says what an encryption key list must be, once, naming bad entries by position only', () => {
+      const good = `1:${Buffer.alloc(32, 1).toString('base64')}`;
+      for (const [value, problem] of [
+        [
+          'x',
+          'ENCRYPTION_KEYS must be a list of <version>:<base64 of 32 bytes>, e.g. 1:<key>,2:<key>',
+        ],
+        [
+          `${good},2:c2hvcnQ=,3:also-bad`,
+          'ENCRYPTION_KEYS must be a list of <version>:<base64 of 32 bytes>, e.g. 1:<key>,2:<key> (entry 2, 3)',
+        ],
+      ]) {
+        expect(() => loadPlatformConfig(new Environment({ ENCRYPTION_KEYS: value }))).toThrow(
+          expect.objectContaining({ problems: [problem] }),
+        );
+      }
     });
 
     it('refuses short keys and repeated versions in a list', () => {
@@ -201,6 +229,41 @@ describe('loadPlatformConfig', () => {
       expect(config.databaseReplicaUrl).toBe('postgres://app@replica:5432/gpumarket');
       expect(config.databaseReplicaMaxLagSeconds).toBe(2.5);
       expect(loadPlatformConfig(new Environment({})).databaseReplicaMaxLagSeconds).toBe(5);
+    });
+
+    it('gives replica reads a client-side deadline (DATABASE_REPLICA_TIMEOUT_MS, 500 ms by default)', () => {
+      expect(loadPlatformConfig(new Environment({})).databaseReplicaTimeoutMs).toBe(500);
+      expect(
+        loadPlatformConfig(new Environment({ DATABASE_REPLICA_TIMEOUT_MS: '1200' }))
+          .databaseReplicaTimeoutMs,
+      ).toBe(1200);
+      expect(() =>
+        loadPlatformConfig(new Environment({ DATABASE_REPLICA_TIMEOUT_MS: '10' })),
+      ).toThrow(/DATABASE_REPLICA_TIMEOUT_MS must be an integer between 50 and 60000/);
+    });
+
+    it('counts the processes connected unless DATABASE_POOL_PROCESSES says how many', () => {
+      expect(loadPlatformConfig(new Environment({})).database.processes).toBeNull();
+      expect(
+        loadPlatformConfig(new Environment({ DATABASE_POOL_PROCESSES: '6' })).database.processes,
+      ).toBe(6);
+      expect(() => loadPlatformConfig(new Environment({ DATABASE_POOL_PROCESSES: '0' }))).toThrow(
+        /DATABASE_POOL_PROCESSES must be an integer between 1 and 10000/,
+      );
+    });
+
+    it('serves metrics on loopback, on the default port of each process unless METRICS_PORT is set', () => {
+      const defaults = loadPlatformConfig(new Environment({}));
+      expect(defaults.metricsHost).toBe('127.0.0.1');
+      expect(defaults.metricsPort).toBeNull();
+      expect(DEFAULT_METRICS_PORTS).toEqual({ api: 9464, worker: 9465 });
+      const set = loadPlatformConfig(
+        new Environment({ METRICS_HOST: '0.0.0.0', METRICS_PORT: '0' }),
+      );
+      expect([set.metricsHost, set.metricsPort]).toEqual(['0.0.0.0', 0]);
+      expect(() => loadPlatformConfig(new Environment({ METRICS_PORT: 'nine' }))).toThrow(
+        /METRICS_PORT must be an integer between 0 and 65535/,
+      );
     });
 
     it('runs the hot reads as named statements unless DATABASE_PREPARED_STATEMENTS is false', () => {

@@ -1,13 +1,30 @@
 import type { RedisNode, RedisTopology } from '../infrastructure/redis/redis-connection.factory';
 import { ConfigReader } from './config-reader';
+import { databaseNameProblem } from './database-url';
 import { Environment } from './environment';
+import { DEFAULT_TRUSTED_PROXIES, parseTrustedProxies } from './trusted-proxies';
 
 export type NodeEnv = 'development' | 'test' | 'production';
 
-/** Named per-endpoint minimum request intervals (seconds); see the spec's Limits. */
+/** The windowed budget every route that records a security event shares, per user. */
+export const SECURITY_WRITES_BUCKET = 'security_writes';
+
+/** A windowed budget: at most `limit` requests of a bucket per identity in any `windowSeconds`. */
+export interface RateLimitWindow {
+  limit: number;
+  windowSeconds: number;
+  /** What the requests are, for the refusal's message ("account security changes"). */
+  what: string;
+}
+
+/**
+ * Rate limits on or off (`RATE_LIMITS`), and the named windowed budgets several routes
+ * share. The per-endpoint minimum intervals are registered by their contexts
+ * (http/rate-limit.registry.ts).
+ */
 export interface RateLimitSettings {
   enabled: boolean;
-  thresholds: Record<string, number>;
+  windows: Record<string, RateLimitWindow>;
 }
 
 export interface DatabaseLimits {
@@ -17,9 +34,15 @@ export interface DatabaseLimits {
   /** Server-side bounds on one statement and on one lock wait (0 = none). */
   statementTimeoutMs: number;
   lockTimeoutMs: number;
-  /** Processes expected to share the database (api replicas + workers), for the budget check. */
-  processes: number;
+  /**
+   * Processes expected to share the database (api replicas + workers), for the budget
+   * check; null: the processes of this service connected to the server when it starts.
+   */
+  processes: number | null;
 }
+
+/** The Prometheus listener's default port: each process its own, so both fit on one host. */
+export const DEFAULT_METRICS_PORTS = { api: 9464, worker: 9465 } as const;
 
 export interface HttpServerLimits {
   /** Time to receive a request's headers, and the whole request. */
@@ -59,6 +82,11 @@ export class PlatformConfig {
   databaseReplicaUrl: string | null;
   databaseReplicaMaxLagSeconds: number;
   /**
+   * The longest a lag-tolerant read may take on the replica (connecting included) before it
+   * is abandoned for the primary; its lag probe gets half of it.
+   */
+  databaseReplicaTimeoutMs: number;
+  /**
    * Named (server-side prepared) statements for the hot reads that ask for them; off behind
    * a pooler that cannot carry them (docs/decisions.md "PgBouncer").
    */
@@ -92,6 +120,19 @@ export class PlatformConfig {
   requestsInFlightPerKey: number;
   /** Limits on what one client can hold open; see README "Configuration". */
   http: HttpServerLimits;
+  /** Response compression (COMPRESSION, COMPRESSION_MIN_BYTES); see README "Configuration". */
+  compression: { enabled: boolean; minBytes: number };
+  /**
+   * Where GET /metrics is served, apart from the api's public port (loopback unless set).
+   * A null port is the process's default (DEFAULT_METRICS_PORTS).
+   */
+  metricsHost: string;
+  metricsPort: number | null;
+  /**
+   * The proxies whose X-Forwarded-For names the client (Express's `trust proxy`): what
+   * request.ip, rate limits by address, security records and ip_whitelist see. Empty: none.
+   */
+  trustedProxies: string[];
 
   get isProduction(): boolean {
     return this.nodeEnv === 'production';
@@ -100,15 +141,6 @@ export class PlatformConfig {
 
 const DEVELOPMENT_HMAC_KEY = 'development-only-hmac-key-0123456789abcdef';
 const DEVELOPMENT_ENCRYPTION_KEYS = `1:${Buffer.alloc(32, 7).toString('base64')}`;
-
-export const DEFAULT_RATE_LIMIT_THRESHOLDS: Record<string, number> = {
-  charges: 1.0,
-  // A whole range in one file is a heavy read: one export start per user every 10 s.
-  charges_export: 10.0,
-  charges_summary: 1.0,
-  volumes_unlist: 5.0,
-  endpoint_groups_create: 4.0,
-};
 
 export function loadPlatformConfig(env: Environment): PlatformConfig {
   const read = new ConfigReader(env);
@@ -120,6 +152,10 @@ export function loadPlatformConfig(env: Environment): PlatformConfig {
     'postgres:',
     'postgresql:',
   ]);
+  const databaseProblem = validUrl(config.databaseUrl)
+    ? databaseNameProblem('DATABASE_URL', config.databaseUrl)
+    : null;
+  if (databaseProblem) read.problem(databaseProblem);
   config.redisUrl = read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);
   config.redis = readRedisTopology(read, config.redisUrl);
   const replicaUrl = read.optionalString('DATABASE_REPLICA_URL');
@@ -127,7 +163,13 @@ export function loadPlatformConfig(env: Environment): PlatformConfig {
     replicaUrl === undefined || replicaUrl === ''
       ? null
       : read.url('DATABASE_REPLICA_URL', replicaUrl, ['postgres:', 'postgresql:']);
+  const replicaProblem =
+    config.databaseReplicaUrl && validUrl(config.databaseReplicaUrl)
+      ? databaseNameProblem('DATABASE_REPLICA_URL', config.databaseReplicaUrl)
+      : null;
+  if (replicaProblem) read.problem(replicaProblem);
   config.databaseReplicaMaxLagSeconds = read.number('DATABASE_REPLICA_MAX_LAG_SECONDS', 5, 0);
+  config.databaseReplicaTimeoutMs = read.integer('DATABASE_REPLICA_TIMEOUT_MS', 500, 50, 60_000);
   config.databasePreparedStatements = read.boolean('DATABASE_PREPARED_STATEMENTS', true);
   config.migrationsRun = read.boolean('MIGRATIONS_RUN', true);
   config.runWorker = read.boolean('RUN_WORKER', true);
@@ -151,18 +193,25 @@ export function loadPlatformConfig(env: Environment): PlatformConfig {
     config.nodeEnv === 'production' ? 5_000 : 1_000,
     0,
   );
+  config.shutdownTimeoutMs = read.integer('SHUTDOWN_TIMEOUT_MS', 15_000, 1_000);
   // 3 api replicas + 2 workers x 10 = 50 of a default server's 100 connections: room for
   // operators, migrations and a rolling deploy's extra replica (docs/decisions.md).
-  config.shutdownTimeoutMs = read.integer('SHUTDOWN_TIMEOUT_MS', 15_000, 1_000);
   config.database = {
     poolMax: read.integer('DATABASE_POOL_MAX', 10, 1, 1000),
     poolWaitMs: read.integer('DATABASE_POOL_WAIT_MS', 2_000, 1, 60_000),
     statementTimeoutMs: read.integer('DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 0),
     lockTimeoutMs: read.integer('DATABASE_LOCK_TIMEOUT_MS', 5_000, 0),
-    processes: read.integer('DATABASE_POOL_PROCESSES', 5, 1, 10_000),
+    processes:
+      read.optionalString('DATABASE_POOL_PROCESSES') === undefined
+        ? null
+        : read.integer('DATABASE_POOL_PROCESSES', 1, 1, 10_000),
   };
   config.writeConcurrencyPerUser = read.integer('WRITE_CONCURRENCY_PER_USER', 2, 0, 1000);
   config.requestsInFlightPerKey = read.integer('REQUESTS_IN_FLIGHT_PER_KEY', 64, 0, 100_000);
+  config.compression = {
+    enabled: read.boolean('COMPRESSION', true),
+    minBytes: read.integer('COMPRESSION_MIN_BYTES', 1024, 0, 1 << 30),
+  };
   config.http = {
     headersTimeoutMs: read.integer('HTTP_HEADERS_TIMEOUT_MS', 10_000, 1_000),
     requestTimeoutMs: read.integer('HTTP_REQUEST_TIMEOUT_MS', 30_000, 1_000),
@@ -172,6 +221,12 @@ export function loadPlatformConfig(env: Environment): PlatformConfig {
   };
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs)
     read.problem('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  config.metricsHost = read.string('METRICS_HOST', '127.0.0.1');
+  config.metricsPort =
+    read.optionalString('METRICS_PORT') === undefined
+      ? null
+      : read.integer('METRICS_PORT', 0, 0, 65535);
+  config.trustedProxies = readTrustedProxies(read);
   config.embedded = read.boolean('EMBEDDED', false);
   if (config.embedded && !config.runWorker) {
     read.problem(
@@ -191,21 +246,53 @@ export function loadPlatformConfig(env: Environment): PlatformConfig {
     }
   }
 
-  const rateLimitsRaw = read.oneOf('RATE_LIMITS', ['on', 'off'], 'on');
-  const thresholds: Record<string, number> = {};
-  for (const [bucket, fallback] of Object.entries(DEFAULT_RATE_LIMIT_THRESHOLDS)) {
-    thresholds[bucket] = read.number(`RATE_LIMIT_${bucket.toUpperCase()}`, fallback, 0);
-  }
-  config.rateLimits = { enabled: rateLimitsRaw === 'on', thresholds };
+  const rateLimitsOn = read.boolean('RATE_LIMITS', true);
+  // Every route that writes a security event shares one budget per user, so what one user
+  // can add to their history (and to the notices it mails) is bounded (docs/identity-tfa.md).
+  const windows: Record<string, RateLimitWindow> = {
+    [SECURITY_WRITES_BUCKET]: {
+      limit: read.integer('SECURITY_WRITES_PER_USER', 30, 1, 100_000),
+      windowSeconds: read.integer('SECURITY_WRITES_WINDOW_SECONDS', 600, 1, 86_400),
+      what: 'account security changes',
+    },
+  };
+  config.rateLimits = { enabled: rateLimitsOn, windows };
 
-  const hmacKey = read.secret('SECRET_HMAC_KEY', DEVELOPMENT_HMAC_KEY);
-  const encryptionKeys = read.secret('ENCRYPTION_KEYS', DEVELOPMENT_ENCRYPTION_KEYS, 3);
+  const hmacKey = read.secret(
+    'SECRET_HMAC_KEY',
+    DEVELOPMENT_HMAC_KEY,
+    `at least ${HMAC_KEY_MIN_LENGTH} characters, or a versioned list 1:<key>,2:<key>`,
+  );
+  const encryptionKeys = read.secret(
+    'ENCRYPTION_KEYS',
+    DEVELOPMENT_ENCRYPTION_KEYS,
+    ENCRYPTION_KEYS_FORM,
+  );
   config.usingDevelopmentSecrets =
     hmacKey === DEVELOPMENT_HMAC_KEY || encryptionKeys === DEVELOPMENT_ENCRYPTION_KEYS;
   config.hmacKeys = parseHmacKeys(hmacKey, read);
   config.encryptionKeys = parseEncryptionKeys(encryptionKeys, read);
   read.done();
   return config;
+}
+
+function validUrl(raw: string): boolean {
+  try {
+    new URL(raw);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `TRUSTED_PROXIES` (config/trusted-proxies.ts). */
+function readTrustedProxies(read: ConfigReader): string[] {
+  const parsed = parseTrustedProxies(read.string('TRUSTED_PROXIES', DEFAULT_TRUSTED_PROXIES));
+  if (typeof parsed === 'string') {
+    read.problem(parsed);
+    return [];
+  }
+  return parsed;
 }
 
 const HMAC_KEY_LIST = /^\s*\d+:[^,]+(,\s*\d+:[^,]+)*\s*$/;
@@ -217,7 +304,12 @@ const HMAC_KEY_MIN_LENGTH = 32;
  * rotation may renumber them (docs/operations.md "Key rotation").
  */
 function parseHmacKeys(raw: string, read: ConfigReader): HmacKey[] {
-  if (!HMAC_KEY_LIST.test(raw)) return [{ version: 1, key: Buffer.from(raw, 'utf8') }];
+  if (!HMAC_KEY_LIST.test(raw)) {
+    if (raw.length < HMAC_KEY_MIN_LENGTH) {
+      read.problem(`SECRET_HMAC_KEY must be at least ${HMAC_KEY_MIN_LENGTH} characters long`);
+    }
+    return [{ version: 1, key: Buffer.from(raw, 'utf8') }];
+  }
   const keys: HmacKey[] = [];
   for (const entry of raw.split(',').map((part) => part.trim())) {
     const colon = entry.indexOf(':');
@@ -236,20 +328,28 @@ function parseHmacKeys(raw: string, read: ConfigReader): HmacKey[] {
   return keys.sort((a, b) => a.version - b.version);
 }
 
-/** `ENCRYPTION_KEYS=1:<base64 32 bytes>,2:<base64 32 bytes>`; the highest version encrypts. */
+const ENCRYPTION_KEYS_FORM = 'a list of <version>:<base64 of 32 bytes>, e.g. 1:<key>,2:<key>';
+
+/**
+ * `ENCRYPTION_KEYS=1:<base64 32 bytes>,2:<base64 32 bytes>`; the highest version encrypts.
+ * A mistake is said once, naming the entries by position (never their values: secrets).
+ */
 function parseEncryptionKeys(raw: string, read: ConfigReader): EncryptionKey[] {
   const keys: EncryptionKey[] = [];
-  for (const entry of raw
+  const bad: number[] = [];
+  const entries = raw
     .split(',')
     .map((part) => part.trim())
-    .filter(Boolean)) {
+    .filter(Boolean);
+  entries.forEach((entry, index) => {
     const match = /^(\d+):(.+)$/.exec(entry);
     const key = match ? Buffer.from(match[2], 'base64') : Buffer.alloc(0);
-    if (!match || key.length !== 32) {
-      read.problem('ENCRYPTION_KEYS must be a list of <version>:<base64 of 32 bytes>');
-      continue;
-    }
-    keys.push({ version: Number(match[1]), key });
+    if (!match || key.length !== 32) bad.push(index + 1);
+    else keys.push({ version: Number(match[1]), key });
+  });
+  if (entries.length === 0 || bad.length > 0) {
+    const which = entries.length > 1 && bad.length > 0 ? ` (entry ${bad.join(', ')})` : '';
+    read.problem(`ENCRYPTION_KEYS must be ${ENCRYPTION_KEYS_FORM}${which}`);
   }
   return keys.sort((a, b) => a.version - b.version);
 }

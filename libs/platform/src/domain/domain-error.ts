@@ -1,6 +1,6 @@
 /**
  * How an error code is answered: its HTTP status, and the wire `error` value when it is not
- * the code itself (null: the body has no `error` field, as the spec shows for some codes).
+ * the code itself (null: the body has no `error` field, as some documented bodies have none).
  * The status is part of a code's definition so that no code can be raised without one.
  */
 export interface ErrorDefinition {
@@ -29,7 +29,7 @@ export function defineErrors<const Table extends Record<string, ErrorDefinition>
  * The one kind of error the domain and application layers raise. Each context extends it
  * with a class whose `Code` is its table's keys (`class BillingError extends
  * DomainError<BillingErrorCode> {}`) and raises only that: `throw new BillingError(code,
- * message, details?)`. `details` are extra body fields the spec defines for some codes
+ * message, details?)`. `details` are extra body fields some documented codes carry
  * (fail_count, locked_until, ...). Abstract: a code outside every table cannot be raised.
  */
 export abstract class DomainError<Code extends string = string> extends Error {
@@ -51,6 +51,9 @@ export const PLATFORM_ERRORS = defineErrors({
   auth_invalid_key: { status: 404, wireCode: 'auth_error' },
   auth_session_expired: { status: 404, wireCode: 'auth_error' },
   missing_auth_value: { status: 401 },
+  // A credential without the permission a route needs (docs/access.md), or used from an
+  // address outside its ip_whitelist: the one code of every such refusal.
+  permission_denied: { status: 403 },
   service_unavailable: { status: 503 },
   internal_error: { status: 500 },
 });
@@ -68,6 +71,37 @@ export class RateLimitedError extends Error {
   ) {
     super(`API requests too frequent endpoint threshold=${threshold.toFixed(1)}`);
     this.name = 'RateLimitedError';
+  }
+}
+
+/**
+ * Raised when a caller used up a windowed budget (at most `limit` requests of a kind in any
+ * `windowSeconds`), such as the account security changes one user may make.
+ */
+export class BudgetExhaustedError extends Error {
+  constructor(
+    readonly what: string,
+    readonly limit: number,
+    readonly windowSeconds: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      `Too many ${what}: at most ${limit} per ${windowSeconds} s per user; retry in ${retryAfterSeconds} s`,
+    );
+    this.name = 'BudgetExhaustedError';
+  }
+}
+
+/**
+ * Raised when this server runs as many of a costly kind of request as it allows (the
+ * charges exports): not the caller's fault, so 503, answered after its Retry-After second.
+ */
+export class AtCapacityError extends Error {
+  readonly retryAfterSeconds = 1;
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'AtCapacityError';
   }
 }
 

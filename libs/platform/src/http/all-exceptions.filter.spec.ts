@@ -1,4 +1,6 @@
-import { isConnectionLoss } from './all-exceptions.filter';
+import type { Request } from 'express';
+import { AllExceptionsFilter, isConnectionLoss } from './all-exceptions.filter';
+import { ErrorCatalog } from './error-catalog';
 
 /** What is answered 503 service_unavailable ("retry later") instead of 500. */
 describe('isConnectionLoss', () => {
@@ -31,4 +33,28 @@ describe('isConnectionLoss', () => {
   ])('leaves "%s" a server error (a bug, not an outage)', (message) => {
     expect(isConnectionLoss(replyError(message))).toBe(false);
   });
+});
+
+/** PostgreSQL out of connection slots is load, answered like an exhausted pool. */
+describe('AllExceptionsFilter on a database without connection slots', () => {
+  const filter = new AllExceptionsFilter(new ErrorCatalog());
+  const request = { method: 'GET', url: '/api/v0/charges/' } as Request;
+
+  it.each([
+    ['53300', 'sorry, too many clients already'],
+    ['53300', 'remaining connection slots are reserved for non-replication superuser connections'],
+    ['57P03', 'the database system is starting up'],
+  ])(
+    'answers %s (%s) 503 service_unavailable with Retry-After, also as a query error',
+    (code, message) => {
+      const raw = Object.assign(new Error(message), { code });
+      const wrapped = Object.assign(new Error(message), { driverError: raw });
+      for (const error of [raw, wrapped]) {
+        const envelope = filter.toEnvelope(error, request);
+        expect(envelope.status).toBe(503);
+        expect(envelope.headers).toEqual({ 'Retry-After': '1' });
+        expect(envelope.body).toMatchObject({ success: false, error: 'service_unavailable' });
+      }
+    },
+  );
 });

@@ -1,9 +1,16 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { DomainError, RateLimitedError, TooManyInFlightError } from '../domain/domain-error';
+import {
+  AtCapacityError,
+  BudgetExhaustedError,
+  DomainError,
+  RateLimitedError,
+  TooManyInFlightError,
+} from '../domain/domain-error';
 import { POOL_WAIT_TIMEOUT_MESSAGE } from '../infrastructure/database/database-setup';
 import { ErrorCatalog } from './error-catalog';
 import { ErrorEnvelope, errorBody, sendEnvelope } from './error-envelope';
+import { ERROR_CODE_ATTRIBUTE, annotateRequestSpan } from './request-span';
 import { answerLater } from './request-middleware';
 
 const HTTP_STATUS_CODES: Record<number, string> = {
@@ -17,7 +24,7 @@ const HTTP_STATUS_CODES: Record<number, string> = {
 };
 
 /**
- * Turns every failure into the spec's JSON body. Client mistakes keep their meaning; an
+ * Turns every failure into the JSON error envelope. Client mistakes keep their meaning; an
  * unexpected error is logged server-side and answered with a bare 500, never a stack.
  */
 @Catch()
@@ -31,17 +38,29 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
     const envelope = this.toEnvelope(exception, request);
+    annotateRequestSpan(request, { [ERROR_CODE_ATTRIBUTE]: errorCodeOf(exception, envelope) });
     // Too many in flight: answered after its Retry-After, so ignoring it cannot busy-loop.
-    if (exception instanceof TooManyInFlightError)
+    if (exception instanceof TooManyInFlightError || exception instanceof AtCapacityError)
       return answerLater(response, () => sendEnvelope(response, envelope));
     sendEnvelope(response, envelope);
   }
 
   toEnvelope(exception: unknown, request: Request): ErrorEnvelope {
-    if (exception instanceof RateLimitedError || exception instanceof TooManyInFlightError) {
+    if (
+      exception instanceof RateLimitedError ||
+      exception instanceof TooManyInFlightError ||
+      exception instanceof BudgetExhaustedError
+    ) {
       return {
         status: 429,
         body: { detail: exception.message },
+        headers: { 'Retry-After': String(exception.retryAfterSeconds) },
+      };
+    }
+    if (exception instanceof AtCapacityError) {
+      return {
+        status: 503,
+        body: errorBody(exception.message, 'service_unavailable'),
         headers: { 'Retry-After': String(exception.retryAfterSeconds) },
       };
     }
@@ -89,8 +108,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
         body: errorBody('Invalid request: a value cannot be stored as given', 'bad_request'),
       };
     } else if (isDatabaseSaturated(exception)) {
-      // No pooled connection within DATABASE_POOL_WAIT_MS, or a statement or lock wait past
-      // its bound: load, not a bug. The client may retry after a short pause.
+      // No pooled connection within DATABASE_POOL_WAIT_MS, no connection slot left on the
+      // server, or a statement or lock wait past its bound: load, not a bug. The client may
+      // retry after a short pause.
       this.logger.warn(
         `Database saturated: ${String((exception as { message?: unknown }).message)}`,
       );
@@ -155,8 +175,12 @@ const CONNECTION_LOSS_MESSAGES = new RegExp(
   'i',
 );
 
-/** query_canceled (statement_timeout) and lock_not_available (lock_timeout). */
-const SATURATION_CODES = new Set(['57014', '55P03']);
+/**
+ * query_canceled (statement_timeout), lock_not_available (lock_timeout), and the server's
+ * insufficient_resources class: too_many_connections (53300, max_connections reached, a
+ * pool budget that does not fit) among them. Load, not a bug.
+ */
+const SATURATION_CODES = new Set(['57014', '55P03', '53000', '53100', '53200', '53300', '53400']);
 
 function isDatabaseSaturated(exception: unknown): boolean {
   if (typeof exception !== 'object' || exception === null) return false;
@@ -198,6 +222,18 @@ export function isConnectionLoss(exception: unknown): boolean {
     (typeof error.message === 'string' &&
       (CONNECTION_LOSS_MESSAGES.test(error.message) || REDIS_UNAVAILABLE_REPLY.test(error.message)))
   );
+}
+
+/**
+ * The code a failed request's span carries: the error's own code (the one its table
+ * declares, even where the wire leaves it out), else the code the body answers, else the
+ * status (a 429's `{detail}` body has no code).
+ */
+function errorCodeOf(exception: unknown, envelope: ErrorEnvelope): string {
+  if (exception instanceof DomainError) return exception.code;
+  if (exception instanceof RateLimitedError) return 'rate_limited';
+  if (exception instanceof TooManyInFlightError) return 'too_many_in_flight';
+  return typeof envelope.body.error === 'string' ? envelope.body.error : String(envelope.status);
 }
 
 function describeHttpException(exception: HttpException): string {

@@ -2,9 +2,11 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { CredentialVerifier } from '../application/ports/credential-verifier.port';
 import { PlatformError } from '../domain/domain-error';
+import { bearerToken } from './bearer-token';
+import { annotateRequestSpan } from './request-span';
 import { AUTH_POLICY, AuthenticatedRequest, AuthPolicy } from './route-policy.decorators';
 
-/** The spec's Authentication part: Bearer everywhere unless a route says otherwise. */
+/** Bearer everywhere unless a route says otherwise (`@Public()`, `@SecretOrBearer()`). */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
@@ -32,10 +34,11 @@ export class AuthGuard implements CanActivate {
       }
       throw new PlatformError('auth_missing', 'This action requires login.');
     }
-    const match = /^Bearer (.+)$/i.exec(header);
-    const token = match?.[1].trim();
+    const token = bearerToken(header);
     if (!token) throw new PlatformError('auth_invalid_key', 'Invalid user key');
     request.principal = await this.verifier.verify(token);
+    // The user id, never the key: what an operator looks a request up by.
+    annotateRequestSpan(request, { 'user.id': String(request.principal.userId) });
     return true;
   }
 }

@@ -6,7 +6,7 @@ export interface ErrorEnvelope {
   headers?: Record<string, string>;
 }
 
-/** The spec's failure body: success false, error (where present), msg, extra fields. */
+/** The failure body of every route: success false, error (where present), msg, extra fields. */
 export function errorBody(
   msg: string,
   error?: string | null,

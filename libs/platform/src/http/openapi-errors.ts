@@ -2,7 +2,7 @@ import { applyDecorators, Type } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiResponse, OpenAPIObject } from '@nestjs/swagger';
 import { ErrorTable, PLATFORM_ERRORS, PlatformErrorCode } from '../domain/domain-error';
 
-/** The failure body of every route (spec "Errors"); some codes add fields such as fail_count. */
+/** The failure body of every route (domain/domain-error.ts); some codes add fields such as fail_count. */
 export class ErrorEnvelopeDto {
   @ApiProperty({ enum: [false] }) success: false;
   @ApiPropertyOptional({ description: 'stable error code, e.g. auth_error, 2fa_expired' })
@@ -30,7 +30,11 @@ const PLATFORM_FAILURES = {
 
 /** What the authentication guard answers on routes that need a Bearer credential. */
 const AUTH_FAILURES = {
-  '403': failure('No Authorization header: auth_error "This action requires login."'),
+  '403': failure(
+    'No Authorization header: auth_error "This action requires login."; or the credential lacks ' +
+      "this route's permission (x-permission) or is used from outside its ip_whitelist: " +
+      'permission_denied, its msg naming what is missing (docs/access.md)',
+  ),
   '404': failure('The Bearer value matches no key, or the session expired (auth_error)'),
   '429': {
     description:
@@ -43,10 +47,31 @@ const AUTH_FAILURES = {
 
 type Operation = { responses?: Record<string, unknown>; security?: unknown[] };
 
+const RATE_LIMITED_REF = { $ref: '#/components/schemas/RateLimitedDto' };
+
+/**
+ * Every authenticated route may answer 429 `{"detail"}` (the in-flight cap per credential,
+ * a rate limit, a budget), whatever 429 of its own it declares (`tfa_locked`,
+ * `sms_rate_limited`): the document says either body.
+ */
+function orRateLimited(response: unknown): unknown {
+  const declared = response as {
+    description: string;
+    content?: { 'application/json'?: { schema?: Record<string, unknown> } };
+  };
+  const schema = declared.content?.['application/json']?.schema;
+  if (!schema || schema.$ref === RATE_LIMITED_REF.$ref) return response;
+  return {
+    ...declared,
+    description: `${declared.description}; or {"detail"} when too many requests (see Retry-After)`,
+    content: { 'application/json': { schema: { oneOf: [schema, RATE_LIMITED_REF] } } },
+  };
+}
+
 /**
  * Documents the failures of every operation: the platform's own (malformed requests,
  * authentication, outages, unexpected errors) by status, and `default` for the
- * context-specific codes of the spec's error tables. Statuses a route declares itself
+ * context-specific codes of each context's error table. Statuses a route declares itself
  * keep their own description; one declared without a body gets the envelope.
  */
 export function documentErrorEnvelope(document: OpenAPIObject): OpenAPIObject {
@@ -65,6 +90,7 @@ export function documentErrorEnvelope(document: OpenAPIObject): OpenAPIObject {
         if (Number(status) >= 400 && !declared.content)
           operation.responses[status] = { ...failure(declared.description ?? ''), ...declared };
       }
+      if (authenticated) operation.responses['429'] = orRateLimited(operation.responses['429']);
       operation.responses.default ??= failure(
         "Failure: {success: false, error, msg} (see the spec's error tables)",
       );
@@ -76,16 +102,26 @@ export function documentErrorEnvelope(document: OpenAPIObject): OpenAPIObject {
 /**
  * A route decorator that documents the failures of a route from the codes it can raise:
  * one response per HTTP status, listing the wire `error` values behind it, with `body` as
- * schema. Statuses and wire codes come from the same tables the exception filter answers
- * with, and the codes are typed by them, so the document cannot drift from the answers.
- * Statuses left out still answer the envelope (the document's `default` response).
+ * schema (left out: the platform's envelope, which documentErrorEnvelope gives every
+ * failure declared without a body). Statuses and wire codes come from the same tables the
+ * exception filter answers with, and the codes are typed by them, so the document cannot
+ * drift from the answers. Statuses left out still answer the envelope (the document's
+ * `default` response).
+ *
+ * `.described(text, ...codes)` documents the one status those codes answer with in the
+ * route's own words instead of the list of wire codes; codes of two statuses are refused
+ * when the controller loads.
  */
 export function errorResponsesOf<Code extends string>(
   table: ErrorTable<Code>,
-  body: Type<unknown>,
+  body?: Type<unknown>,
 ) {
   const definitions: ErrorTable<Code | PlatformErrorCode> = { ...PLATFORM_ERRORS, ...table };
-  return (...codes: Array<Code | PlatformErrorCode>): MethodDecorator & ClassDecorator => {
+  const response = (status: number, description: string) =>
+    ApiResponse({ status, ...(body ? { type: body } : {}), description });
+  const decorate = (
+    ...codes: Array<Code | PlatformErrorCode>
+  ): MethodDecorator & ClassDecorator => {
     const wireCodesByStatus = new Map<number, Set<string>>();
     for (const code of codes) {
       const definition = definitions[code];
@@ -97,9 +133,21 @@ export function errorResponsesOf<Code extends string>(
     return applyDecorators(
       ...[...wireCodesByStatus.entries()]
         .sort(([a], [b]) => a - b)
-        .map(([status, wireCodes]) =>
-          ApiResponse({ status, type: body, description: `error: ${[...wireCodes].join(', ')}` }),
-        ),
+        .map(([status, wireCodes]) => response(status, `error: ${[...wireCodes].join(', ')}`)),
     );
   };
+  const described = (
+    description: string,
+    ...codes: [Code | PlatformErrorCode, ...Array<Code | PlatformErrorCode>]
+  ): MethodDecorator & ClassDecorator => {
+    const statuses = [...new Set(codes.map((code) => definitions[code].status))];
+    if (statuses.length !== 1) {
+      throw new Error(
+        `errorResponsesOf(...).described: ${codes.join(', ')} answer ${statuses.join(' and ')}; ` +
+          'describe one status at a time',
+      );
+    }
+    return response(statuses[0], description);
+  };
+  return Object.assign(decorate, { described });
 }

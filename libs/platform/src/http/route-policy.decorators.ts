@@ -6,12 +6,14 @@ import {
 } from '@nestjs/common';
 import { ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { SECURITY_WRITES_BUCKET } from '../config/platform-config';
 import { Principal } from '../domain/principal';
 import { ErrorEnvelopeDto, RateLimitedDto } from './openapi-errors';
 
 export type AuthPolicy = 'bearer' | 'public' | 'secret-or-bearer';
 export const AUTH_POLICY = 'auth-policy';
 export const RATE_LIMIT_BUCKET = 'rate-limit-bucket';
+export const RATE_LIMIT_OPTIONS = 'rate-limit-options';
 export const CONCURRENCY_BUCKET = 'concurrency-bucket';
 
 /** No credential needed (health, password login, OpenAPI). */
@@ -30,14 +32,47 @@ export const SecretOrBearer = () =>
     }),
   );
 
-/** A per-endpoint minimum request interval; the threshold comes from configuration. */
-export const RateLimit = (bucket: string) =>
+export interface RateLimitOptions {
+  /**
+   * Only a request answered with a success spends its admission: one refused (a malformed
+   * query, a later check's refusal) gives it back, so a typo never costs the window.
+   */
+  spentOnlyWhenServed?: boolean;
+  /** Requests without an authenticated user are not counted by this bucket. */
+  usersOnly?: boolean;
+}
+
+/**
+ * A per-endpoint minimum request interval, a bucket its context registers with the
+ * RateLimitRegistry (a bucket nobody registered stops the start), or a windowed budget
+ * several routes share (`security_writes`).
+ */
+export const RateLimit = (bucket: string, options: RateLimitOptions = {}) =>
   applyDecorators(
     SetMetadata(RATE_LIMIT_BUCKET, bucket),
+    SetMetadata(RATE_LIMIT_OPTIONS, options),
     ApiTooManyRequestsResponse({
       type: RateLimitedDto,
       description: 'Too frequent; see Retry-After',
     }),
+  );
+
+/**
+ * A route that records security events (a 2FA change, a login, a logout, a revocation):
+ * its served requests count against the user's `security_writes` budget
+ * (SECURITY_WRITES_PER_USER per SECURITY_WRITES_WINDOW_SECONDS, shared by every such
+ * route), so what one user can add to their history, and to the notices it mails, is
+ * bounded. A request answered with a failure gives its place back (it recorded nothing but,
+ * at most, a lock, which has its own bound); requests without a user (the logged-out 2FA
+ * login, whose writes each take a verified factor) are not counted here.
+ */
+export const SecurityWrite = () =>
+  applyDecorators(
+    SetMetadata(RATE_LIMIT_BUCKET, SECURITY_WRITES_BUCKET),
+    SetMetadata(RATE_LIMIT_OPTIONS, {
+      spentOnlyWhenServed: true,
+      usersOnly: true,
+    } satisfies RateLimitOptions),
   );
 
 /**

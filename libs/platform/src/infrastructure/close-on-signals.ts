@@ -1,3 +1,5 @@
+import { shutdownTracing } from './observability/tracing-state';
+
 /** Nest applications accept the signal so hooks can tell a signal-driven shutdown apart. */
 interface Closable {
   close(signal?: string): Promise<void>;
@@ -33,13 +35,17 @@ export function closeOnSignals(app: Closable, options: CloseOnSignalsOptions = {
         process.exit(1);
       }, deadlineMs);
     }
-    app.close(signal).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('Error during shutdown:', error);
-        process.exit(1);
-      },
-    );
+    app
+      .close(signal)
+      // The last spans (this shutdown's requests and jobs included) leave before the exit.
+      .then(() => shutdownTracing())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('Error during shutdown:', error);
+          process.exit(1);
+        },
+      );
   };
   for (const signal of options.signals ?? ['SIGTERM', 'SIGINT']) process.on(signal, onSignal);
 }

@@ -2,7 +2,9 @@ import Redis from 'ioredis';
 import { createServer } from 'node:net';
 import { ConfigError } from '../config/config-error';
 import { StartupError } from '../config/startup-error';
-import { ensureDatabaseExists } from './database/database-setup';
+import { Client } from 'pg';
+import type { DatabaseLimits } from '../config/platform-config';
+import { dataSourceOptions, ensureDatabaseExists } from './database/database-setup';
 
 /**
  * Checks run before the application is built, so that the mistakes a person makes when
@@ -35,19 +37,36 @@ export async function assertCanListen(host: string, port: number): Promise<void>
   });
 }
 
-function listenFailure(error: NodeError, host: string, port: number): Error {
+/** The settings that name where a listener binds: the api's, or the metrics listener's. */
+export interface ListenSettings {
+  port: string;
+  host: string;
+}
+
+/**
+ * A listener that could not bind, as one line naming the setting to change; any other
+ * error as it is.
+ */
+export function listenFailure(
+  error: NodeError,
+  host: string,
+  port: number,
+  names: ListenSettings = { port: 'PORT', host: 'HOST' },
+): Error {
   switch (error.code) {
     case 'EADDRINUSE':
       return new StartupError(
-        `Port ${port} is already in use on ${host}: stop the other process or set PORT to a free port`,
+        `Port ${port} is already in use on ${host}: stop the other process or set ${names.port} to a free port`,
       );
     case 'EACCES':
-      return new StartupError(`Not allowed to listen on port ${port}: set PORT to 1024 or above`);
+      return new StartupError(
+        `Not allowed to listen on port ${port}: set ${names.port} to 1024 or above`,
+      );
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return new StartupError(
-        `HOST ${host} is not an address of this machine: set HOST (e.g. 0.0.0.0 or 127.0.0.1)`,
+        `${names.host} ${host} is not an address of this machine: set ${names.host} (e.g. 0.0.0.0 or 127.0.0.1)`,
       );
     default:
       return error;
@@ -66,14 +85,22 @@ const UNREACHABLE = new Set([
 
 /**
  * Connects to PostgreSQL (and creates the configured database when it is missing, as the
- * data source would); a failure becomes one line naming DATABASE_URL.
+ * data source would), then, given the pool's settings, opens one connection exactly as the
+ * pool will (same startup parameters); a failure becomes one line naming DATABASE_URL, or
+ * what a pooler in between needs.
  */
-export async function checkDatabase(databaseUrl: string): Promise<void> {
+export async function checkDatabase(
+  databaseUrl: string,
+  pool?: Pick<DatabaseLimits, 'statementTimeoutMs' | 'lockTimeoutMs'>,
+): Promise<void> {
+  const where = describeUrl(databaseUrl);
   try {
     await ensureDatabaseExists(databaseUrl);
+    if (pool) await connectAsThePool(databaseUrl, pool);
   } catch (error) {
-    const where = describeUrl(databaseUrl);
     const { code, message } = error as NodeError;
+    const refused = /unsupported startup parameter: (\S+)/.exec(message);
+    if (refused) throw refusedStartupParameter(where, refused[1]);
     if ((code && UNREACHABLE.has(code)) || /timeout/i.test(message)) {
       throw new StartupError(
         `Cannot reach PostgreSQL at ${where} (${code ?? 'timeout'}): start it, or set DATABASE_URL`,
@@ -83,6 +110,41 @@ export async function checkDatabase(databaseUrl: string): Promise<void> {
       `PostgreSQL at ${where} refused the connection: ${oneLine(message)}; check DATABASE_URL`,
     );
   }
+}
+
+/** One connection with the pool's own options (its startup parameters), closed at once. */
+async function connectAsThePool(
+  databaseUrl: string,
+  pool: Pick<DatabaseLimits, 'statementTimeoutMs' | 'lockTimeoutMs'>,
+): Promise<void> {
+  const { extra } = dataSourceOptions(databaseUrl, { ...pool, poolMax: 1 }) as {
+    extra: Record<string, unknown>;
+  };
+  const { statement_timeout, lock_timeout } = extra;
+  const client = new Client({
+    connectionString: databaseUrl,
+    connectionTimeoutMillis: 5_000,
+    ...(statement_timeout === undefined ? {} : { statement_timeout: statement_timeout as number }),
+    ...(lock_timeout === undefined ? {} : { lock_timeout: lock_timeout as number }),
+  });
+  client.on('error', () => undefined);
+  await client.connect();
+  await client.end().catch(() => undefined);
+}
+
+/**
+ * PgBouncer refuses a startup parameter it does not track (08P01 "unsupported startup
+ * parameter: statement_timeout"); the api sends the statement and lock timeouts that way
+ * (docs/decisions.md "PgBouncer"). One line with the two ways out.
+ */
+function refusedStartupParameter(where: string, parameter: string): StartupError {
+  return new StartupError(
+    `The server at ${where} (a pooler such as PgBouncer) refused the startup parameter ${parameter}: ` +
+      'add statement_timeout,lock_timeout to its ignore_startup_parameters and set them on the ' +
+      "database instead (ALTER DATABASE ... SET statement_timeout = '30s'), or set " +
+      'DATABASE_STATEMENT_TIMEOUT_MS=0 and DATABASE_LOCK_TIMEOUT_MS=0 to send neither ' +
+      '(docs/decisions.md "PgBouncer")',
+  );
 }
 
 /**

@@ -5,7 +5,8 @@ export type CounterName =
   | 'code_delivery_attempts_total'
   | 'code_delivery_failures_total'
   | 'rate_limit_refusals_total'
-  | 'concurrency_refusals_total';
+  | 'concurrency_refusals_total'
+  | 'charges_export_cuts_total';
 
 export abstract class Metrics {
   abstract increment(name: CounterName, labels?: Record<string, string>, by?: number): void;

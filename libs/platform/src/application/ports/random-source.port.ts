@@ -1,4 +1,4 @@
-import { encodeToken } from '../command-line-token';
+import { encodeToken } from '../../domain/command-line-token';
 
 /** Cryptographically secure randomness; a port so tests can make it deterministic. */
 export abstract class RandomSource {

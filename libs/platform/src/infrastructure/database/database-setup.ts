@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Client, ClientConfig } from 'pg';
 import { DataSource, DataSourceOptions, MigrationExecutor } from 'typeorm';
+import { databaseNameOf } from '../../config/database-url';
 
 /** Each context keeps its migrations in libs/<context>/src/infrastructure/migrations. */
 export const MIGRATIONS_GLOB = join(
@@ -37,6 +38,8 @@ export interface PoolSettings {
   poolWaitMs: number;
   statementTimeoutMs: number;
   lockTimeoutMs: number;
+  /** application_name of the connections (pool-budget.ts connectionName). */
+  applicationName?: string;
 }
 
 const DEFAULT_POOL: PoolSettings = {
@@ -72,6 +75,7 @@ export function dataSourceOptions(
       connectionTimeoutMillis: settings.poolWaitMs,
       idleTimeoutMillis: 30_000,
       Client: PooledClient,
+      ...(settings.applicationName ? { application_name: settings.applicationName } : {}),
       ...(settings.statementTimeoutMs > 0
         ? { statement_timeout: settings.statementTimeoutMs }
         : {}),
@@ -83,7 +87,8 @@ export function dataSourceOptions(
 /** Development convenience: creates the configured database when it does not exist. */
 export async function ensureDatabaseExists(databaseUrl: string): Promise<boolean> {
   const url = new URL(databaseUrl);
-  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  // Decoded as the driver decodes it, so the database created is the one it connects to.
+  const name = databaseNameOf(databaseUrl);
   if (!name) return false;
   url.pathname = '/postgres';
   const client = new Client({ connectionString: url.toString(), connectionTimeoutMillis: 5_000 });

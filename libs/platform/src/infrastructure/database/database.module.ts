@@ -1,18 +1,25 @@
-import { DynamicModule, Logger, Module, OnModuleInit } from '@nestjs/common';
+import { DynamicModule, Inject, Logger, Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { LagTolerantReads } from '../../application/ports/lag-tolerant-reads.port';
 import { UnitOfWork } from '../../application/ports/unit-of-work.port';
 import { PlatformConfig } from '../../config/platform-config';
 import { Lifecycle } from '../lifecycle';
+import { PrometheusMetrics } from '../observability/prometheus-metrics';
 import {
   dataSourceOptions,
   ensureDatabaseExists,
   hasPendingMigrations,
   runMigrations,
 } from './database-setup';
+import { connectionName, countProcesses, poolBudget, PoolProcessRole } from './pool-budget';
 import { PrimaryOnlyReads, ReplicaReads } from './replica-reads';
 import { TransactionalEntityManager, TypeormUnitOfWork } from './transactional-entity-manager';
+
+/** Which process this is (api, worker, manage): its connections' name, its budget line. */
+const PROCESS_ROLE = Symbol('database process role');
 
 /**
  * PostgreSQL: the connection pool, the transactional manager every adapter writes through,
@@ -27,9 +34,13 @@ export class DatabaseModule implements OnModuleInit {
     private readonly config: PlatformConfig,
     private readonly dataSource: DataSource,
     private readonly lifecycle: Lifecycle,
+    private readonly metrics: PrometheusMetrics,
+    private readonly reads: LagTolerantReads,
+    @Inject(PROCESS_ROLE) private readonly role: PoolProcessRole,
   ) {}
 
-  static forRoot(config: PlatformConfig): DynamicModule {
+  /** `role`: which process this is, in the connections' names and the budget line. */
+  static forRoot(config: PlatformConfig, role: PoolProcessRole): DynamicModule {
     return {
       global: true,
       module: DatabaseModule,
@@ -39,7 +50,10 @@ export class DatabaseModule implements OnModuleInit {
             await ensureDatabaseExists(config.databaseUrl);
             // Few, quick retries: an orchestrator restarts a failed start faster than we would wait.
             return {
-              ...dataSourceOptions(config.databaseUrl, config.database),
+              ...dataSourceOptions(config.databaseUrl, {
+                ...config.database,
+                applicationName: connectionName(role),
+              }),
               autoLoadEntities: true,
               retryAttempts: 3,
               retryDelay: 1_000,
@@ -48,6 +62,7 @@ export class DatabaseModule implements OnModuleInit {
         }),
       ],
       providers: [
+        { provide: PROCESS_ROLE, useValue: role },
         {
           provide: TransactionalEntityManager,
           inject: [DataSource],
@@ -59,16 +74,22 @@ export class DatabaseModule implements OnModuleInit {
         },
         {
           provide: LagTolerantReads,
-          inject: [TransactionalEntityManager],
-          useFactory: (manager: TransactionalEntityManager) =>
-            config.databaseReplicaUrl && !config.embedded
-              ? new ReplicaReads(
-                  config.databaseReplicaUrl,
-                  manager,
-                  config.databaseReplicaMaxLagSeconds,
-                  config.database.poolMax,
-                )
-              : new PrimaryOnlyReads(manager),
+          inject: [TransactionalEntityManager, PrometheusMetrics],
+          useFactory: (manager: TransactionalEntityManager, metrics: PrometheusMetrics) => {
+            const served = (node: 'replica' | 'primary') => metrics.servedRead(node);
+            if (!config.databaseReplicaUrl || config.embedded)
+              return new PrimaryOnlyReads(manager, served);
+            const reads = new ReplicaReads(config.databaseReplicaUrl, manager, {
+              maxLagSeconds: config.databaseReplicaMaxLagSeconds,
+              poolMax: config.database.poolMax,
+              timeoutMs: config.databaseReplicaTimeoutMs,
+              applicationName: connectionName(role),
+              served,
+            });
+            metrics.watchPool('replica', reads.replicaPool, config.database.poolMax);
+            metrics.watchReplica(reads);
+            return reads;
+          },
         },
         {
           provide: UnitOfWork,
@@ -81,6 +102,8 @@ export class DatabaseModule implements OnModuleInit {
   }
 
   async onModuleInit(): Promise<void> {
+    const pool = (this.dataSource.driver as PostgresDriver).master as Pool | undefined;
+    if (pool) this.metrics.watchPool('primary', pool, this.config.database.poolMax);
     if (this.config.migrationsRun) {
       const applied = await runMigrations(this.dataSource);
       if (applied.length > 0) this.logger.log(`Applied migrations: ${applied.join(', ')}`);
@@ -96,35 +119,39 @@ export class DatabaseModule implements OnModuleInit {
   }
 
   /**
-   * Every process opens up to DATABASE_POOL_MAX connections; DATABASE_POOL_PROCESSES of them
-   * share the server. Said at start, with a warning when the sum would not fit, because the
-   * failure it prevents (connections refused under load) only shows at peak.
+   * Every process opens up to DATABASE_POOL_MAX connections on the primary, every api as
+   * many on the replica. Said at start, with a warning naming what to change when the
+   * processes connected (or DATABASE_POOL_PROCESSES) would not fit, because the failure it
+   * prevents (connections refused under load) only shows at peak. Operator commands are
+   * short-lived and say nothing.
    */
   private async reportPoolBudget(): Promise<void> {
-    const { poolMax, processes } = this.config.database;
-    let server: { max: number; reserved: number };
+    const role = this.role;
+    if (role === 'manage') return;
+    let row: { max: number; reserved: number; names: string[] };
     try {
-      const [row] = await this.dataSource.query(
+      [row] = await this.dataSource.query(
         `SELECT current_setting('max_connections')::int AS max,
                 current_setting('superuser_reserved_connections')::int
-                  + coalesce(current_setting('reserved_connections', true)::int, 0) AS reserved`,
+                  + coalesce(current_setting('reserved_connections', true)::int, 0) AS reserved,
+                coalesce(array_agg(DISTINCT application_name)
+                           FILTER (WHERE application_name LIKE 'gpumarket-%'), '{}') AS names
+           FROM pg_stat_activity WHERE datname = current_database()`,
       );
-      server = row;
     } catch (error) {
       this.logger.warn(`Could not read max_connections: ${(error as Error).message}`);
       return;
     }
-    const budget = poolMax * processes;
-    const usable = server.max - server.reserved;
-    const text =
-      `Database pool budget: ${poolMax} per process x ${processes} processes = ${budget} ` +
-      `of ${usable} usable connections (max_connections ${server.max}, ${server.reserved} reserved)`;
-    if (budget > usable) {
-      this.logger.warn(
-        `${text}: does not fit; lower DATABASE_POOL_MAX, raise max_connections or put PgBouncer in front`,
-      );
-    } else {
-      this.logger.log(text);
-    }
+    const replica =
+      role === 'api' && this.reads instanceof ReplicaReads ? await this.reads.serverSlots() : null;
+    const report = poolBudget({
+      poolMax: this.config.database.poolMax,
+      declaredProcesses: this.config.database.processes,
+      connected: countProcesses([...row.names, connectionName(role)]),
+      primary: { maxConnections: row.max, reserved: row.reserved },
+      replica,
+    });
+    if (report.fits) this.logger.log(report.text);
+    else this.logger.warn(report.text);
   }
 }

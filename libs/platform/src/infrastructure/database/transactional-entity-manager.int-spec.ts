@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { inRequestScope, oweWrite } from '../request-scope';
 import { dataSourceOptions, runMigrations } from './database-setup';
 import {
   statementName,
@@ -43,6 +44,58 @@ describe('TypeormUnitOfWork (real PostgreSQL)', () => {
       }),
     ).rejects.toThrow('boom');
     expect(await countTeams(name)).toBe(0);
+  });
+
+  describe('a write the request owes (its audit entry)', () => {
+    /** Runs `work` as a request's handling, owing an INSERT of a team named `owed`. */
+    const asRequest = (owed: string, work: () => Promise<void>) =>
+      new Promise<{ settled: boolean }>((resolve, reject) =>
+        inRequestScope(() => {
+          const debt = oweWrite(async () => {
+            await manager.rows(`INSERT INTO teams (name) VALUES ($1)`, [owed]);
+          })!;
+          work().then(() => resolve(debt), reject);
+        }),
+      );
+
+    it('is written by the first transaction, in its commit, and only once', async () => {
+      const [owed, change] = [`owed-${randomUUID()}`, `change-${randomUUID()}`];
+      const debt = await asRequest(owed, async () => {
+        await unitOfWork.run(() => manager.rows(`INSERT INTO teams (name) VALUES ($1)`, [change]));
+        await unitOfWork.run(() => manager.rows(`INSERT INTO teams (name) VALUES ($1)`, [change]));
+      });
+      expect(debt.settled).toBe(true);
+      expect([await countTeams(owed), await countTeams(change)]).toEqual([1, 2]);
+    });
+
+    it('rolls back with a failed transaction and stays owed to the next one', async () => {
+      const owed = `owed-${randomUUID()}`;
+      const debt = await asRequest(owed, async () => {
+        await expect(
+          unitOfWork.run(async () => {
+            throw new Error('refused');
+          }),
+        ).rejects.toThrow('refused');
+        expect(await countTeams(owed)).toBe(0);
+      });
+      expect(debt.settled).toBe(false);
+      expect(await countTeams(owed)).toBe(0);
+    });
+
+    it('fails the transaction when it cannot be written: no change without it', async () => {
+      const change = `change-${randomUUID()}`;
+      await expect(
+        new Promise((resolve, reject) =>
+          inRequestScope(() => {
+            oweWrite(() => Promise.reject(new Error('audit refused')));
+            unitOfWork
+              .run(() => manager.rows(`INSERT INTO teams (name) VALUES ($1)`, [change]))
+              .then(resolve, reject);
+          }),
+        ),
+      ).rejects.toThrow('audit refused');
+      expect(await countTeams(change)).toBe(0);
+    });
   });
 
   it('joins an outer unit instead of nesting a second transaction', async () => {
@@ -142,6 +195,29 @@ describe('TypeormUnitOfWork (real PostgreSQL)', () => {
         ]);
         expect(await preparedHere(plain)).toEqual([{ n: 0 }]);
       });
+    });
+
+    it('turn plain for good when a pooler turns out not to carry them, the read answered', async () => {
+      // One connection, on which the name is taken behind the client's back, as a
+      // transaction pooler does when another client prepared it on that server connection.
+      const single = await new DataSource(
+        dataSourceOptions(process.env.DATABASE_URL!, { poolMax: 1 }),
+      ).initialize();
+      try {
+        await single.query(
+          `PREPARE ${statementName(sql)}(int) AS SELECT $1::int + 1 AS n, 'prepared-statement-test' AS tag`,
+        );
+        const pooled = new TransactionalEntityManager(single, { preparedStatements: true });
+        expect(await pooled.rows(sql, [41], { prepare: true })).toEqual([
+          { n: 42, tag: 'prepared-statement-test' },
+        ]);
+        expect(pooled.preparedStatements).toBe(false);
+        expect(await pooled.rows(sql, [1], { prepare: true })).toEqual([
+          { n: 2, tag: 'prepared-statement-test' },
+        ]);
+      } finally {
+        await single.destroy();
+      }
     });
 
     it('name a text by its digest: one name per text', () => {

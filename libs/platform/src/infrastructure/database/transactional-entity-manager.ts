@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient, QueryConfig } from 'pg';
@@ -5,6 +6,7 @@ import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { StatementOptions } from '../../application/ports/lag-tolerant-reads.port';
 import { UnitOfWork } from '../../application/ports/unit-of-work.port';
+import { takeOwedWrite } from '../request-scope';
 
 /** Statement texts named so far; the texts that ask for it are few (one per query shape). */
 const NAMES = new Map<string, string>();
@@ -35,6 +37,14 @@ export function statementConfig(
     : { text: sql, values: [...params] };
 }
 
+/**
+ * duplicate_prepared_statement and invalid_sql_statement_name: the server connection does
+ * or does not hold a named statement against what this client recorded for its connection,
+ * which only a pooler between them causes (PgBouncer before 1.21 in transaction mode hands
+ * each statement another server connection).
+ */
+const NAMED_STATEMENT_LOST = new Set(['42P05', '26000']);
+
 interface RunningTransaction {
   manager: EntityManager;
   afterCommit: Array<() => unknown>;
@@ -46,6 +56,8 @@ interface RunningTransaction {
  */
 export class TransactionalEntityManager {
   private readonly storage = new AsyncLocalStorage<RunningTransaction>();
+  private readonly logger = new Logger('Database');
+  private namedStatements: boolean;
 
   /**
    * With `preparedStatements` (DATABASE_PREPARED_STATEMENTS), statements run with
@@ -53,11 +65,14 @@ export class TransactionalEntityManager {
    */
   constructor(
     private readonly dataSource: DataSource,
-    private readonly options: { preparedStatements?: boolean } = {},
-  ) {}
+    options: { preparedStatements?: boolean } = {},
+  ) {
+    this.namedStatements = options.preparedStatements === true;
+  }
 
+  /** Named statements on; turned off for good if a pooler turns out not to carry them. */
   get preparedStatements(): boolean {
-    return this.options.preparedStatements === true;
+    return this.namedStatements;
   }
 
   /** The manager of the running transaction, or the pooled one outside a transaction. */
@@ -99,6 +114,19 @@ export class TransactionalEntityManager {
       const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
       return (await pool.query(config)).rows as Row[];
     } catch (error) {
+      if (NAMED_STATEMENT_LOST.has((error as { code?: string }).code ?? '')) {
+        if (this.namedStatements) {
+          this.namedStatements = false;
+          this.logger.warn(
+            'Named statements do not survive the connection pooler in front of DATABASE_URL ' +
+              '(PgBouncer before 1.21 in transaction mode): plain statements from now on; set ' +
+              'DATABASE_PREPARED_STATEMENTS=false (docs/decisions.md "PgBouncer")',
+          );
+        }
+        // Outside a transaction the read simply runs again, unnamed (one sent named before
+        // the switch too); a transaction the error aborted fails with it.
+        if (!queryRunner) return this.rows<Row>(sql, params);
+      }
       throw new QueryFailedError(sql, [...params], error as Error);
     }
   }
@@ -119,12 +147,22 @@ export class TransactionalEntityManager {
     else effect();
   }
 
+  /**
+   * Runs `work` in a transaction (joining the running one, if any). The outermost pays,
+   * just before it commits, the write its request still owes (request-scope.ts): a
+   * request's audit entry commits with its first change, in the same commit.
+   */
   async transaction<T>(work: () => Promise<T>): Promise<T> {
     if (this.inTransaction) return work();
     const running: RunningTransaction = { manager: undefined as never, afterCommit: [] };
     const result = await this.dataSource.transaction((manager) => {
       running.manager = manager;
-      return this.storage.run(running, work);
+      return this.storage.run(running, async () => {
+        const value = await work();
+        const owed = takeOwedWrite();
+        if (owed) await owed.write();
+        return value;
+      });
     });
     for (const effect of running.afterCommit) await effect();
     return result;

@@ -3,9 +3,11 @@ import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseBooleanSetting } from '../../config/boolean-setting';
 import { Environment } from '../../config/environment';
 import { StartupError } from '../../config/startup-error';
 import { DataDirHolder, isAlive, lockFileOf, readHolder, tryLockDataDir } from './data-dir-lock';
+import { PgliteSessionServer } from './pglite-session-server';
 
 export const DEFAULT_EMBEDDED_DATA_DIR = join('.data', 'pglite');
 
@@ -40,7 +42,8 @@ function reachable(host: string, port: number, timeoutMs = 500): Promise<boolean
 }
 
 /**
- * Embedded mode (development only): `EMBEDDED=true` (DATABASE_URL and REDIS_URL are then
+ * Embedded mode (development only): `EMBEDDED=true` (or any true word of
+ * parseBooleanSetting, as the configuration reads it; DATABASE_URL and REDIS_URL are then
  * ignored), or automatically when neither is set and nothing answers at the default
  * PostgreSQL and Redis ports. Production never falls back (the config refuses EMBEDDED
  * there and requires both URLs).
@@ -51,9 +54,12 @@ export async function wantsEmbedded(
 ): Promise<boolean> {
   // In production the configuration refuses EMBEDDED=true by name; nothing starts before.
   if (env.isProduction) return false;
-  const flag = env.get('EMBEDDED')?.toLowerCase();
-  if (flag === 'true') return true;
-  if (flag === 'false') return false;
+  const flag = parseBooleanSetting(env.get('EMBEDDED'));
+  if (flag !== undefined) {
+    // A value the configuration refuses (null) starts nothing embedded: its one-line
+    // refusal comes when the configuration loads.
+    return flag === true;
+  }
   if (env.get('DATABASE_URL') || env.get('REDIS_URL')) return false;
   const [postgres, redis] = await Promise.all([
     isReachable('127.0.0.1', 5432),
@@ -95,6 +101,15 @@ function socketUrl(socketDir: string): string {
 /** How long `manage` waits for an api that holds the directory to start serving it. */
 const API_SOCKET_WAIT_MS = 30_000;
 
+/** The default DATABASE_POOL_WAIT_MS of the embedded mode: a turn may come late. */
+const EMBEDDED_POOL_WAIT_MS = 30_000;
+
+/**
+ * Connections the embedded database accepts at once: the api's pool and several `manage`
+ * commands' (each a pool and a set-up connection) fit with room to spare.
+ */
+const EMBEDDED_MAX_CONNECTIONS = 200;
+
 /**
  * Resolves where the database is. Outside the embedded mode: the configured services. In
  * the embedded mode, the data directory is one process's database (PGlite), so exactly one
@@ -112,9 +127,16 @@ export async function resolveRuntime(env: Environment, who: RuntimeRole): Promis
     (who.role === 'manage' && isAutomatic(env) && apiServes(dataDir)) || (await wantsEmbedded(env));
   if (!embedded) return { env, embedded: false, stop: async () => undefined };
   mkdirSync(resolve(dataDir, '..'), { recursive: true });
-  // PGlite is one session behind the socket: a small pool keeps transactions short-queued.
   const embeddedEnv = (databaseUrl: string) =>
-    env.with({ EMBEDDED: 'true', DATABASE_URL: databaseUrl, DATABASE_POOL_MAX: '3' });
+    env.with({
+      EMBEDDED: 'true',
+      DATABASE_URL: databaseUrl,
+      // PGlite is one session that connections take turns at (PgliteSessionServer): a small
+      // pool is enough, and a request waits its turn behind another's transaction (a
+      // `manage` command's, say) rather than failing after the usual 2 s.
+      DATABASE_POOL_MAX: '3',
+      DATABASE_POOL_WAIT_MS: env.get('DATABASE_POOL_WAIT_MS') ?? String(EMBEDDED_POOL_WAIT_MS),
+    });
 
   const claim = tryLockDataDir(dataDir, who);
   if ('holder' in claim) {
@@ -134,15 +156,13 @@ export async function resolveRuntime(env: Environment, who: RuntimeRole): Promis
   const { lock } = claim;
   try {
     const { PGlite } = await import('@electric-sql/pglite');
-    const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
     mkdirSync(dataDir, { recursive: true });
     const db = await PGlite.create(dataDir);
     // A directory of our own (mode 0700): only this user can reach the database.
     const socketDir = mkdtempSync(join(tmpdir(), 'gpumarket-pglite-'));
-    const server = new PGLiteSocketServer({
-      db,
+    const server = new PgliteSessionServer(db, {
       path: join(socketDir, '.s.PGSQL.5432'),
-      maxConnections: 20,
+      maxConnections: EMBEDDED_MAX_CONNECTIONS,
     });
     await server.start();
     // Only the api serves others: a manage command ends soon, and its clients with it.

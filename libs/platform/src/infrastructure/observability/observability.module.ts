@@ -1,4 +1,5 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import { Metrics } from '../../application/ports/metrics.port';
@@ -6,6 +7,8 @@ import { PlatformConfig } from '../../config/platform-config';
 import { RequestMetricsMiddleware } from '../../http/request-metrics.middleware';
 import { QueueRegistry } from '../queue/queue-registry';
 import { PrometheusMetrics } from './prometheus-metrics';
+import { tracingActive } from './tracing-state';
+import { UseCaseSpans } from './use-case-spans';
 
 /** Header names whose values never reach a log line. */
 const REDACTED_PATHS = [
@@ -16,15 +19,38 @@ const REDACTED_PATHS = [
   'res.headers["x-session-key"]',
 ];
 
-/** One line an event on a terminal: time, level, [context] message, then the fields; colours when the terminal has them. */
-const PRETTY_TRANSPORT = {
+/**
+ * One line an event on a terminal: time, level, [context] message, then the fields;
+ * colours when the terminal has them. A request is one short line of its own
+ * (`GET /api/v0/users/current/ 200 3 ms`, see PRETTY_REQUEST_LINES): the structured
+ * request and response fields, headers included, are for JSON logs and stay out of it.
+ * A line written inside a traced request or job ends with its trace_id and span_id (the
+ * pino instrumentation puts them in the record; JSON lines carry them as fields).
+ */
+export const PRETTY_TRANSPORT = {
   target: 'pino-pretty',
   options: {
     singleLine: true,
     translateTime: 'SYS:HH:MM:ss.l',
-    ignore: 'pid,hostname,context',
-    messageFormat: '{if context}[{context}] {end}{msg}',
+    ignore: 'pid,hostname,context,req,res,responseTime,trace_id,span_id,trace_flags',
+    messageFormat:
+      '{if context}[{context}] {end}{msg}{if trace_id} trace_id={trace_id} span_id={span_id}{end}',
   },
+};
+
+type RequestLike = { method?: string; url?: string; originalUrl?: string };
+
+/** `GET /path` of a request, without its query string (as the JSON serializer logs it). */
+function requestLine(request: RequestLike): string {
+  return `${request.method} ${(request.originalUrl ?? request.url ?? '').split('?')[0]}`;
+}
+
+/** The message of each request's line in pretty mode: method, path, status, time. */
+const PRETTY_REQUEST_LINES = {
+  customSuccessMessage: (request: RequestLike, response: { statusCode: number }, ms: number) =>
+    `${requestLine(request)} ${response.statusCode} ${Math.round(ms)} ms`,
+  customErrorMessage: (request: RequestLike, response: { statusCode: number }, error: Error) =>
+    `${requestLine(request)} ${response.statusCode} failed: ${error.message}`,
 };
 
 /**
@@ -38,10 +64,13 @@ export class ObservabilityModule implements NestModule {
       global: true,
       module: ObservabilityModule,
       imports: [
+        ...(tracingActive() ? [DiscoveryModule] : []),
         LoggerModule.forRoot({
           pinoHttp: {
             level: config.logLevel,
-            ...(config.logFormat === 'pretty' ? { transport: PRETTY_TRANSPORT } : {}),
+            ...(config.logFormat === 'pretty'
+              ? { transport: PRETTY_TRANSPORT, ...PRETTY_REQUEST_LINES }
+              : {}),
             redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
             genReqId: (request, response) => {
               const given = request.headers['x-request-id'];
@@ -69,6 +98,7 @@ export class ObservabilityModule implements NestModule {
           useFactory: (queues: QueueRegistry) => new PrometheusMetrics(queues),
         },
         { provide: Metrics, useExisting: PrometheusMetrics },
+        ...(tracingActive() ? [UseCaseSpans] : []),
       ],
       exports: [Metrics, PrometheusMetrics],
     };

@@ -1,4 +1,5 @@
-import { Queue, Worker } from 'bullmq';
+import { Job, Queue, Worker } from 'bullmq';
+import { tracingHooks } from '../observability/tracing-state';
 import { RedisConnectionFactory } from '../redis/redis-connection.factory';
 import { settleWithin } from '../settle-within';
 import { InProcessJobQueue } from './in-process-job-queue';
@@ -32,7 +33,24 @@ class BullmqJobQueue implements JobQueue {
   }
 
   async add(jobName: string, data: unknown, options?: JobOptions): Promise<void> {
-    await this.queue.add(jobName, data, options);
+    const tracing = tracingHooks();
+    if (!tracing) {
+      await this.queue.add(jobName, data, options);
+      return;
+    }
+    // The job carries the producer's trace context in BullMQ's own field for it, so the
+    // worker's span joins the request's trace in whichever process runs the job.
+    await tracing.inSpan(
+      `send ${this.name}`,
+      'producer',
+      jobAttributes(this.name, jobName, 'send', options?.jobId),
+      async (traceHeaders) => {
+        await this.queue.add(jobName, data, {
+          ...options,
+          telemetry: { metadata: JSON.stringify(traceHeaders) },
+        });
+      },
+    );
   }
 
   async counts(): Promise<JobCounts> {
@@ -85,7 +103,7 @@ export class QueueRegistry {
     // A BullMQ worker needs no Queue object: one is opened only where jobs are added.
     if (this.inProcess)
       return (this.queueNamed(name) as InProcessJobQueue).process(handler, options);
-    const worker = new Worker<T>(name, (job) => handler(job as QueuedJob<T>), {
+    const worker = new Worker<T>(name, tracedHandler(name, handler), {
       connection: this.connections.queueConnection(`worker:${name}`),
       prefix: this.connections.queuePrefix,
       concurrency: options.concurrency,
@@ -108,6 +126,9 @@ export class QueueRegistry {
         // With Redis away a running job cannot be recorded as done anyway: stop at once
         // (its lock lapses and another worker retries it) instead of waiting for Redis.
         const connected = await isConnected(worker);
+        // With Redis there, its blocking connection may still be in its handshake (a SIGTERM
+        // right after the start): the same crash as a queue's (see handshakeSettled).
+        if (connected) await handshakeSettled(worker.waitUntilReady());
         const closing = connected ? worker.close() : worker.close(true);
         if (!(await settleWithin(closing, connected ? this.workerCloseMs : QUEUE_CLOSE_MS)))
           await settleWithin(worker.disconnect(), QUEUE_CLOSE_MS);
@@ -153,6 +174,58 @@ export class QueueRegistry {
   }
 }
 
+/** What a job's spans say about it: queue, job name and id, never its payload. */
+function jobAttributes(
+  queue: string,
+  jobName: string,
+  operation: 'send' | 'process',
+  jobId: string | undefined,
+): Record<string, string> {
+  return {
+    'messaging.system': 'bullmq',
+    'messaging.destination.name': queue,
+    'messaging.operation.type': operation,
+    'messaging.bullmq.job.name': jobName,
+    ...(jobId ? { 'messaging.message.id': jobId } : {}),
+  };
+}
+
+/**
+ * The processor as BullMQ runs it: with tracing, each attempt is a consumer span, child of
+ * the span that added the job (its context travels in the job's telemetry metadata).
+ */
+function tracedHandler<T>(
+  queue: string,
+  handler: JobHandler<T>,
+): (job: Job<T>) => Promise<unknown> {
+  const tracing = tracingHooks();
+  if (!tracing) return (job) => handler(job as QueuedJob<T>);
+  return (job) =>
+    tracing.inSpan(
+      `process ${queue}`,
+      'consumer',
+      {
+        ...jobAttributes(queue, job.name, 'process', job.id),
+        'messaging.bullmq.job.attempt': job.attemptsMade + 1,
+      },
+      () => handler(job as QueuedJob<T>),
+      producerContext(job.opts.telemetry?.metadata),
+    );
+}
+
+/** The W3C headers a producer put in the job, if any (and readable). */
+function producerContext(metadata: string | undefined): Record<string, string> | undefined {
+  if (!metadata) return undefined;
+  try {
+    const parsed = JSON.parse(metadata) as unknown;
+    return typeof parsed === 'object' && parsed !== null
+      ? (parsed as Record<string, string>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** True when the worker's Redis connection is up right now (not reconnecting). */
 async function isConnected(worker: Worker): Promise<boolean> {
   const client = await Promise.race([
@@ -163,15 +236,20 @@ async function isConnected(worker: Worker): Promise<boolean> {
 }
 
 /**
- * A queue closed while its connection is still being set up has BullMQ report the aborted
- * setup as an 'error' event after close() removed every listener, which would crash the
- * process on its way out. Give a reachable Redis a moment to finish the handshake first.
+ * A queue or worker closed while a connection of its is still being set up has BullMQ report
+ * the aborted setup as an 'error' event after close() removed every listener, which would
+ * crash the process on its way out (exit 1 instead of 0). Give a reachable Redis a moment to
+ * finish the handshake first; an unreachable one costs at most CLOSE_HANDSHAKE_WAIT_MS.
  */
-async function closeQuietly(queue: Queue): Promise<void> {
-  await Promise.race([
-    queue.waitUntilReady().catch(() => undefined),
+function handshakeSettled(ready: Promise<unknown>): Promise<unknown> {
+  return Promise.race([
+    ready.catch(() => undefined),
     new Promise((resolve) => setTimeout(resolve, CLOSE_HANDSHAKE_WAIT_MS).unref()),
   ]);
+}
+
+async function closeQuietly(queue: Queue): Promise<void> {
+  await handshakeSettled(queue.waitUntilReady());
   if (!(await settleWithin(queue.close(), QUEUE_CLOSE_MS)))
     await settleWithin(queue.disconnect(), QUEUE_CLOSE_MS);
 }

@@ -1,5 +1,6 @@
 import Redis, { Cluster, ClusterOptions, RedisOptions } from 'ioredis';
 import { settleWithin } from '../settle-within';
+import { SentinelFailoverWatch } from './sentinel-failover-watch';
 
 /** An orderly QUIT waits this long; with Redis down it would wait for a reconnection. */
 const QUIT_WAIT_MS = 1_000;
@@ -46,9 +47,17 @@ export function queuePrefixFor(topology: RedisTopology): string {
 export class RedisConnectionFactory {
   private readonly connections = new Set<Redis | Cluster>();
   readonly topology: RedisTopology;
+  /** Sentinel mode: holds every connection back from the old master during a failover. */
+  private readonly failoverWatch: SentinelFailoverWatch | null;
+  private readonly sentinelConnector: RedisOptions['Connector'];
 
   constructor(topology: string | RedisTopology) {
     this.topology = typeof topology === 'string' ? { mode: 'single', url: topology } : topology;
+    this.failoverWatch =
+      this.topology.mode === 'sentinel'
+        ? new SentinelFailoverWatch(this.topology.sentinels, this.topology.name)
+        : null;
+    this.sentinelConnector = this.failoverWatch?.connectorClass();
   }
 
   /** BullMQ's key prefix for every queue and worker of this deployment. */
@@ -148,6 +157,8 @@ export class RedisConnectionFactory {
       }),
     );
     this.connections.clear();
+    // After the connections: BullMQ's, closed before these, may still be reconnecting.
+    this.failoverWatch?.close();
   }
 
   /** Host, credentials, TLS and database of a single server, or the Sentinel settings. */
@@ -165,6 +176,8 @@ export class RedisConnectionFactory {
         sentinels: this.topology.sentinels,
         name: this.topology.name,
         sentinelRetryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+        // Every connection, BullMQ's included, follows a failover (sentinel-failover-watch.ts).
+        Connector: this.sentinelConnector,
         // After a failover the old master may still answer for a moment as a replica:
         // reconnect (to the new master) instead of failing every write with READONLY.
         reconnectOnError: (error) => error.message.startsWith('READONLY'),

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { CryptoRandomSource } from '../infrastructure/crypto/node-crypto.adapters';
 import { ScriptedRandomSource } from '../testing';
 import { decodeToken, encodeToken, TOKEN_ALPHABET, tokenWidth } from './command-line-token';
-import { RandomSource } from './ports/random-source.port';
+import { RandomSource } from '../application/ports/random-source.port';
 
 const RUNS = Number(process.env.TOKEN_PROPERTY_RUNS ?? 5_000);
 const LETTERS_AND_DIGITS = /^[0-9A-Za-z]+$/;

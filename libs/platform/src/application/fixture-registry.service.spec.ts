@@ -1,6 +1,6 @@
 import { DomainError } from '../domain/domain-error';
 import { InlineUnitOfWork } from '../testing';
-import { FixtureRegistry } from './fixture-registry';
+import { FixtureRegistry } from './fixture-registry.service';
 import { FixtureLoader } from './ports/fixture-loader.port';
 import { UnitOfWork } from './ports/unit-of-work.port';
 

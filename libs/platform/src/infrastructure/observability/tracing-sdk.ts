@@ -1,0 +1,93 @@
+import { NodeSDK, resources } from '@opentelemetry/sdk-node';
+import { ConsoleSpanExporter, SpanExporter } from '@opentelemetry/sdk-trace';
+import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { NestInstrumentation } from '@opentelemetry/instrumentation-nestjs-core';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
+import { RedactingSpanExporter } from './redacting-span-exporter';
+import { createTracingHooks } from './tracing-hooks';
+import type { TracingSettings } from './tracing-settings';
+import type { RunningTracing } from './tracing-state';
+
+/** Probes and scrapes (every few seconds, from the orchestrator and Prometheus): no traces. */
+const UNTRACED_PATHS = /^\/(health|metrics)(\/|\?|$)/;
+
+function exporterFor(settings: TracingSettings): SpanExporter {
+  if (settings.exporter === 'console') return new ConsoleSpanExporter();
+  // Both read OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, _HEADERS, _TIMEOUT and _COMPRESSION.
+  return settings.protocol === 'http/json' ? new OtlpJsonExporter() : new OtlpProtobufExporter();
+}
+
+/** OTEL_SERVICE_NAME, or service.name in OTEL_RESOURCE_ATTRIBUTES, wins over our default. */
+function serviceNamed(env: NodeJS.ProcessEnv): boolean {
+  return (
+    Boolean(env.OTEL_SERVICE_NAME?.trim()) ||
+    /(^|,)\s*service\.name\s*=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? '')
+  );
+}
+
+/**
+ * Starts the OpenTelemetry Node SDK: traces only (no OpenTelemetry metrics or logs: those
+ * are Prometheus and pino), sampled as OTEL_TRACES_SAMPLER says (parent-based always-on by
+ * default), exported in batches (OTEL_BSP_*) through the redacting exporter.
+ *
+ * - http: one server span per request (probes and /metrics left out), named by the route
+ *   template the express instrumentation finds; it makes no span of its own per express
+ *   layer (Nest's spans cover the handler), which keeps the cost per request down.
+ * - nestjs-core: the request's Nest context and its handler.
+ * - pg: each statement, its text only (placeholders, never the values); ioredis: each command, by name only (keys and values may hold
+ *   fingerprints, counters or destinations). Both only inside a trace, so a worker polling
+ *   its queue makes no trace of its own.
+ * - pino: trace_id and span_id on every log line written inside a span; the log records
+ *   themselves stay in the process's log output (no log export).
+ */
+export function startTracingSdk(
+  settings: TracingSettings,
+  defaultServiceName: string,
+  env: NodeJS.ProcessEnv,
+): RunningTracing {
+  // The stable HTTP and database conventions (http.route, http.response.status_code,
+  // url.path, db.query.text, db.system.name), unless the operator chose otherwise.
+  env.OTEL_SEMCONV_STABILITY_OPT_IN ??= 'http,database';
+  const sdk = new NodeSDK({
+    traceExporter: new RedactingSpanExporter(exporterFor(settings)),
+    metricReaders: [],
+    logRecordProcessors: [],
+    // Service name and OTEL_RESOURCE_ATTRIBUTES, and the host. Not the process detector: it
+    // exports the command line, which is nobody's business outside the host.
+    resourceDetectors: [resources.envDetector, resources.hostDetector],
+    ...(serviceNamed(env) ? {} : { serviceName: defaultServiceName }),
+    instrumentations: [
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.test(request.url ?? ''),
+        requireParentforOutgoingSpans: true,
+      }),
+      new ExpressInstrumentation({
+        ignoreLayersType: [
+          ExpressLayerType.MIDDLEWARE,
+          ExpressLayerType.ROUTER,
+          ExpressLayerType.REQUEST_HANDLER,
+        ],
+      }),
+      new NestInstrumentation(),
+      new PgInstrumentation({
+        requireParentSpan: true,
+        enhancedDatabaseReporting: false,
+        // A span per checkout would double the SQL spans (each statement outside a
+        // transaction checks a connection out); pool waits are in db_pool_wait_seconds.
+        ignoreConnectSpans: true,
+      }),
+      new IORedisInstrumentation({
+        requireParentSpan: true,
+        dbStatementSerializer: (command) => command,
+      }),
+      new PinoInstrumentation({ disableLogSending: true }),
+    ],
+  });
+  sdk.start();
+  return { settings, hooks: createTracingHooks(), shutdown: () => sdk.shutdown() };
+}
