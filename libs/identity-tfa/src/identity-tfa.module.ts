@@ -1,97 +1,100 @@
 import { DynamicModule, Module, OnModuleInit } from '@nestjs/common';
-import { AccountsModule, LoginSecondFactor, SessionAudit, TrustedDeviceLogin } from '@app/accounts';
+import {
+  AccountSecurityModule,
+  AccountSecurityPortsModule,
+  AccountSecurityWorkerModule,
+  SecondFactorEraser,
+} from '@app/account-security';
+import { AccountsModule, LoginSecondFactor } from '@app/accounts';
+import { MessageHandlers, MessagingWorkerModule } from '@app/messaging';
 import { ErrorCatalog, OperatorCommandRegistry } from '@app/platform';
-import { AcceptTrustedDeviceUseCase } from './application/accept-trusted-device.use-case';
-import { AddMethodGate } from './application/add-method-gate.service';
-import { BackupCodeIssuer } from './application/backup-code-issuer.service';
-import { BackupCodeVerifier } from './application/backup-code-verifier.service';
-import { ChallengeCodeVerifier } from './application/challenge-code-verifier.service';
-import { ChallengeService } from './application/challenge.service';
-import { CompleteLoginUseCase } from './application/complete-login.use-case';
-import { ConfirmMethodAuthorizationUseCase } from './application/confirm-method-authorization.use-case';
-import { ConfirmNewMethodUseCase } from './application/confirm-new-method.use-case';
-import { DeliverCodeUseCase } from './application/deliver-code.use-case';
-import { DeliverSecurityNoticeUseCase } from './application/deliver-security-notice.use-case';
-import { DeviceTrust } from './application/device-trust.service';
-import { GetTfaStatusUseCase } from './application/get-tfa-status.use-case';
-import { ListSecurityEventsUseCase } from './application/list-security-events.use-case';
-import { ListTrustedDevicesUseCase } from './application/list-trusted-devices.use-case';
-import { MethodRecords } from './application/method-records.service';
-import { OpenLoginChallengeUseCase } from './application/open-login-challenge.use-case';
-import { PruneSecurityEventsUseCase } from './application/prune-security-events.use-case';
-import { RecordSessionsEndedUseCase } from './application/record-sessions-ended.use-case';
-import { RegenerateBackupCodesUseCase } from './application/regenerate-backup-codes.use-case';
-import { RemoveMethodUseCase } from './application/remove-method.use-case';
-import { ResendSmsCodeUseCase } from './application/resend-sms-code.use-case';
-import { ResetTwoFactorUseCase } from './application/reset-two-factor.use-case';
-import { RevokeTrustedDeviceUseCase } from './application/revoke-trusted-device.use-case';
-import { SecondFactorVerifier } from './application/second-factor-verifier.service';
-import { SecurityEventLog } from './application/security-event-log.service';
-import { SendEmailCodeUseCase } from './application/send-email-code.use-case';
-import { SendSmsCodeUseCase } from './application/send-sms-code.use-case';
-import { SetupTotpUseCase } from './application/setup-totp.use-case';
-import { SmsBudget } from './application/sms-budget.service';
-import { StartMethodAuthorizationUseCase } from './application/start-method-authorization.use-case';
-import { SweepSecurityNoticesUseCase } from './application/sweep-security-notices.use-case';
-import { TfaUserLookup } from './application/tfa-user-lookup.service';
-import { TotpVerifier } from './application/totp-verifier.service';
-import { UpdateMethodUseCase } from './application/update-method.use-case';
-import { VerificationFlow } from './application/verification-flow.service';
+import { AddMethodGate } from './application/methods/add-method-gate.service';
+import { BackupCodeIssuer } from './application/backup-codes/backup-code-issuer.service';
+import { BackupCodeVerifier } from './application/verification/backup-code-verifier.service';
+import { ChallengeCodeVerifier } from './application/verification/challenge-code-verifier.service';
+import { ChallengeService } from './application/challenges/challenge.service';
+import { CompleteLoginUseCase } from './application/login/complete-login.use-case';
+import { ConfirmMethodAuthorizationUseCase } from './application/methods/confirm-method-authorization.use-case';
+import { ConfirmNewMethodUseCase } from './application/methods/confirm-new-method.use-case';
+import { DeliverCodeUseCase } from './application/challenges/deliver-code.use-case';
+import { EraseSecondFactorUseCase } from './application/methods/erase-second-factor.use-case';
+import { GetTfaStatusUseCase } from './application/methods/get-tfa-status.use-case';
+import { MethodRecords } from './application/methods/method-records.service';
+import { OpenLoginChallengeUseCase } from './application/login/open-login-challenge.use-case';
+import { RegenerateBackupCodesUseCase } from './application/backup-codes/regenerate-backup-codes.use-case';
+import { RemoveMethodUseCase } from './application/methods/remove-method.use-case';
+import { ResendSmsCodeUseCase } from './application/challenges/resend-sms-code.use-case';
+import { SecondFactorVerifier } from './application/verification/second-factor-verifier.service';
+import { SendEmailCodeUseCase } from './application/challenges/send-email-code.use-case';
+import { SendSmsCodeUseCase } from './application/challenges/send-sms-code.use-case';
+import { SetupTotpUseCase } from './application/methods/setup-totp.use-case';
+import { SmsBudget } from './application/challenges/sms-budget.service';
+import { EmailBudget } from './application/challenges/email-budget.service';
+import { StartMethodAuthorizationUseCase } from './application/methods/start-method-authorization.use-case';
+import { TfaUserLookup } from './application/login/tfa-user-lookup.service';
+import { TotpVerifier } from './application/verification/totp-verifier.service';
+import { UpdateMethodUseCase } from './application/methods/update-method.use-case';
+import { VerificationFlow } from './application/verification/verification-flow.service';
+import { CODE_DELIVERY_JOB, CodeDeliveryJob } from './application/ports/code-delivery.queue.port';
 import { TFA_ERRORS } from './domain/errors';
 import { TfaDeprecatedController } from './http/tfa-deprecated.controller';
-import { TfaSecurityController } from './http/tfa-security.controller';
 import { TfaController } from './http/tfa.controller';
-import { CodeDeliveryWorker } from './infrastructure/delivery/code-delivery.worker';
-import { SecurityNoticeSweeper } from './infrastructure/delivery/security-notice.sweeper';
 import { TfaInfrastructureModule } from './infrastructure/tfa-infrastructure.module';
 import { TfaCommands } from './operator/tfa.commands';
 
 /**
- * The accounts ports this context implements: LoginSecondFactor (the password login's
- * second step opens a login challenge), TrustedDeviceLogin (a remembered device stands in
- * for it) and SessionAudit (sessions accounts ends become security events). It imports no
- * accounts module (each use case is handed what it needs), so AccountsModule can import it
- * without a cycle.
+ * The ports of other contexts this context implements: accounts' LoginSecondFactor (the
+ * password login's second step opens a login challenge) and account security's
+ * SecondFactorEraser (the operator's reset removes the methods and backup codes). It
+ * imports no accounts or account-security module that needs it (each use case is handed
+ * what it needs), so both can import it without a cycle.
  */
 @Module({
   imports: [TfaInfrastructureModule],
   providers: [
     ChallengeService,
     MethodRecords,
-    SecurityEventLog,
-    DeviceTrust,
     { provide: LoginSecondFactor, useClass: OpenLoginChallengeUseCase },
-    { provide: TrustedDeviceLogin, useClass: AcceptTrustedDeviceUseCase },
-    { provide: SessionAudit, useClass: RecordSessionsEndedUseCase },
+    { provide: SecondFactorEraser, useClass: EraseSecondFactorUseCase },
   ],
-  exports: [
-    LoginSecondFactor,
-    TrustedDeviceLogin,
-    SessionAudit,
-    ChallengeService,
-    MethodRecords,
-    SecurityEventLog,
-    DeviceTrust,
-  ],
+  exports: [LoginSecondFactor, SecondFactorEraser, ChallengeService, MethodRecords],
 })
-export class TfaAccountsPortsModule {}
+export class TfaPortsModule {}
 
 /**
- * Accounts with this context's implementations of its ports (the login challenge, trusted
- * devices, the record of ended sessions). The apps import this in place of AccountsModule,
- * and IdentityTfaModule and TfaDeliveryWorkerModule import the same object, so there is
- * one accounts module in an app, whichever imports it first.
+ * Accounts with the implementations of its ports: this context's login challenge, and
+ * account security's trusted devices and records of sessions, keys and teams. The apps
+ * import this in place of AccountsModule, and every module that needs accounts imports the
+ * same object, so there is one accounts module in an app, whichever imports it first.
+ * identity-tfa composes it because it is the context that sees both implementers.
  */
-export const AccountsWithTfaModule: DynamicModule =
-  AccountsModule.withSecondFactor(TfaAccountsPortsModule);
+export const AccountsWithTfaModule: DynamicModule = AccountsModule.withSecondFactor(
+  TfaPortsModule,
+  AccountSecurityPortsModule,
+);
+
+/** Account security's routes and commands, on the composed accounts and this context's eraser. */
+export const AccountSecurityWithTfaModule: DynamicModule = AccountSecurityModule.compose(
+  AccountsWithTfaModule,
+  TfaPortsModule,
+);
+
+/** Account security's notice delivery, on the composed accounts. */
+export const AccountSecurityWorkerWithTfaModule: DynamicModule =
+  AccountSecurityWorkerModule.withAccounts(AccountsWithTfaModule);
 
 /**
- * Two-factor authentication: the 2FA and account-security routes, their use cases, and
- * the `manage` commands (outbox:list, user:reset-2fa, tfa:prune-events).
+ * Two-factor authentication: the 2FA routes, their use cases, and the `manage` command
+ * outbox:list.
  */
 @Module({
-  imports: [AccountsWithTfaModule, TfaInfrastructureModule, TfaAccountsPortsModule],
-  controllers: [TfaController, TfaDeprecatedController, TfaSecurityController],
+  imports: [
+    AccountsWithTfaModule,
+    TfaInfrastructureModule,
+    TfaPortsModule,
+    AccountSecurityPortsModule,
+  ],
+  controllers: [TfaController, TfaDeprecatedController],
   providers: [
     VerificationFlow,
     TotpVerifier,
@@ -101,6 +104,7 @@ export const AccountsWithTfaModule: DynamicModule =
     AddMethodGate,
     BackupCodeIssuer,
     SmsBudget,
+    EmailBudget,
     TfaUserLookup,
     GetTfaStatusUseCase,
     SetupTotpUseCase,
@@ -114,11 +118,6 @@ export const AccountsWithTfaModule: DynamicModule =
     RemoveMethodUseCase,
     UpdateMethodUseCase,
     RegenerateBackupCodesUseCase,
-    ListSecurityEventsUseCase,
-    ListTrustedDevicesUseCase,
-    RevokeTrustedDeviceUseCase,
-    ResetTwoFactorUseCase,
-    PruneSecurityEventsUseCase,
     TfaCommands,
   ],
 })
@@ -137,17 +136,23 @@ export class IdentityTfaModule implements OnModuleInit {
 }
 
 /**
- * Delivery processors of codes and security notices, and the notice sweeper (BullMQ,
+ * The delivery of codes: its job handler, registered with messaging's worker (BullMQ,
  * in-process when embedded); in apps/worker and, unless RUN_WORKER=false, the api.
+ * Security notices are account security's (AccountSecurityWorkerWithTfaModule).
  */
 @Module({
-  imports: [AccountsWithTfaModule, TfaInfrastructureModule],
-  providers: [
-    DeliverCodeUseCase,
-    DeliverSecurityNoticeUseCase,
-    SweepSecurityNoticesUseCase,
-    CodeDeliveryWorker,
-    SecurityNoticeSweeper,
-  ],
+  imports: [AccountsWithTfaModule, TfaInfrastructureModule, MessagingWorkerModule],
+  providers: [DeliverCodeUseCase],
 })
-export class TfaDeliveryWorkerModule {}
+export class TfaDeliveryWorkerModule implements OnModuleInit {
+  constructor(
+    private readonly handlers: MessageHandlers,
+    private readonly deliverCode: DeliverCodeUseCase,
+  ) {}
+
+  onModuleInit(): void {
+    this.handlers.handle<CodeDeliveryJob>(CODE_DELIVERY_JOB, (job, attempt) =>
+      this.deliverCode.execute(job, attempt),
+    );
+  }
+}

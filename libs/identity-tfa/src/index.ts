@@ -1,10 +1,7 @@
 export {
+  AccountSecurityWithTfaModule,
+  AccountSecurityWorkerWithTfaModule,
   AccountsWithTfaModule,
   IdentityTfaModule,
   TfaDeliveryWorkerModule,
 } from './identity-tfa.module';
-export {
-  OutboxReader,
-  OutboxMessage,
-  OutboxKind,
-} from './infrastructure/delivery/outbox-code.sender';

@@ -20,9 +20,4 @@ export const TFA_ERROR_MESSAGES = {
   targetRequired: 'Invalid request: target_id is required',
   noSuchMethod: (id: number) => `No 2FA method ${id}.`,
   duplicateMethod: (type: string) => `A ${type} method is already configured.`,
-  /** One message whatever was wrong with a next_token, so it reveals nothing. */
-  invalidToken: 'Invalid pagination token',
-  /** Unknown, another user's, and already revoked read the same: ids are never confirmed. */
-  noSuchDevice: (id: number) => `No trusted device ${id}.`,
-  noSuchUser: (id: number) => `No user ${id}`,
 } as const;

@@ -1,6 +1,6 @@
 import { defineErrors, DomainError, PlatformErrorCode } from '@app/platform';
 
-/** Every 2FA error code of the spec with its HTTP status (bad_request, not_found, auth_error: platform). */
+/** Every 2FA error code (docs/identity-tfa.md) with its HTTP status (bad_request, not_found, auth_error: platform). */
 export const TFA_ERRORS = defineErrors({
   team_user_forbidden: { status: 403 },
   invalid_tfa_method: { status: 400 },
@@ -31,8 +31,6 @@ export const TFA_ERRORS = defineErrors({
   sms_blocked_number: { status: 400 },
   sms_fraud_detected: { status: 403 },
   twilio_rate_limited: { status: 429 },
-  // GET tfa/events/: a next_token that was altered or made for another user.
-  invalid_token: { status: 400 },
 });
 
 export type TfaErrorCode = keyof typeof TFA_ERRORS | PlatformErrorCode;

@@ -39,7 +39,7 @@ export function defaultLabel(type: TfaMethodType, phone: string | null): string 
 }
 
 /**
- * The spec's "2FA method record" in domain terms, as accounts' LoginSecondFactor port
+ * The 2FA method record (docs/identity-tfa.md) in domain terms, as accounts' LoginSecondFactor port
  * declares it (the login offers it, the 2FA routes answer it): the phone masked, never the
  * TOTP secret. `failures` is the method's channel as the failure ledger sees it now.
  */

@@ -1,4 +1,4 @@
-/** The numbers behind the spec's Limits and the decisions, in one place. */
+/** The numbers behind the 2FA limits and decisions (docs/identity-tfa.md), in one place. */
 export const TFA_POLICY = {
   codeDigits: 6,
   challengeLifetimeMs: 10 * 60 * 1000,
@@ -31,13 +31,6 @@ export const TFA_POLICY = {
  */
 export class TfaSettings {
   totpIssuer: string;
-  /** TFA_TRUSTED_DEVICE_DAYS: how long a remembered device skips the second factor. */
-  trustedDeviceDays: number;
-  /** TFA_SECURITY_EVENT_RETENTION_DAYS: the prune command's default age. */
-  securityEventRetentionDays: number;
-  /**
-   * TFA_NOTICE_RETRY_SECONDS: how often the worker looks for notices still unsent, and how
-   * old an unsent one must be before it is queued again.
-   */
-  noticeRetrySeconds: number;
+  /** CODE_MESSAGE_BRAND: the product's name in the wording of codes. */
+  messageBrand: string;
 }

@@ -101,7 +101,7 @@ export function recordSuccess(ledger: FailureLedger, channel: FailureChannel): F
   };
 }
 
-/** The spec's fail_count and locked_until of a method record, as of `nowMs`. */
+/** The fail_count and locked_until of a method record, as of `nowMs`. */
 export function channelView(
   ledger: FailureLedger,
   channel: FailureChannel,
@@ -118,7 +118,7 @@ export function lockEndSeconds(lockedUntilMs: number | null): number | null {
 }
 
 /**
- * The extra body fields the spec gives `tfa_locked` and a configured method's
+ * The extra body fields of `tfa_locked` and a configured method's
  * `2fa_verification_failed`: the channel's failures and when its lock ends (epoch seconds).
  */
 export function lockDetails(

@@ -1,5 +1,5 @@
-import { StartAuthorizationResult } from '../application/start-method-authorization.use-case';
-import { TotpSetup } from '../application/setup-totp.use-case';
+import { StartAuthorizationResult } from '../application/methods/start-method-authorization.use-case';
+import { TotpSetup } from '../application/methods/setup-totp.use-case';
 import {
   AuthorizationChallengeResponseDto,
   AuthorizationGrantedResponseDto,

@@ -1,6 +1,6 @@
 import { presentSecondFactorMethod, SecondFactorMethod } from '@app/accounts';
-import { ConfirmedMethod } from '../application/confirm-new-method.use-case';
-import { RemoveMethodResult } from '../application/remove-method.use-case';
+import { ConfirmedMethod } from '../application/methods/confirm-new-method.use-case';
+import { RemoveMethodResult } from '../application/methods/remove-method.use-case';
 import {
   BackupCodesRegeneratedResponseDto,
   MethodAddedResponseDto,

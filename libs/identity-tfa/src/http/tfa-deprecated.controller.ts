@@ -2,10 +2,17 @@ import { Body, Controller, UseGuards, Header, HttpCode, Post, Req, Type } from '
 import { PersonalContextGuard } from './personal-context.guard';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { CurrentPrincipal, Principal, requestOrigin, SecretOrBearer } from '@app/platform';
-import { ConfirmNewMethodUseCase } from '../application/confirm-new-method.use-case';
-import { ResendSmsCodeUseCase } from '../application/resend-sms-code.use-case';
-import { SendSmsCodeUseCase } from '../application/send-sms-code.use-case';
+import {
+  Access,
+  CurrentPrincipal,
+  Principal,
+  requestOrigin,
+  SecretOrBearer,
+  SecurityWrite,
+} from '@app/platform';
+import { ConfirmNewMethodUseCase } from '../application/methods/confirm-new-method.use-case';
+import { ResendSmsCodeUseCase } from '../application/challenges/resend-sms-code.use-case';
+import { SendSmsCodeUseCase } from '../application/challenges/send-sms-code.use-case';
 import { presentSmsResent, presentSmsSent } from './code-challenge.presenter';
 import { CodeSentResponseDto } from './dto/code-challenge.response.dto';
 import { MethodAddedResponseDto } from './dto/method-change.response.dto';
@@ -45,6 +52,7 @@ export class TfaDeprecatedController {
   ) {}
 
   @Post('test')
+  @Access('user_write', 'api.tfa.test')
   @HttpCode(200)
   @SecretOrBearer()
   @Header('Deprecation', 'true')
@@ -60,7 +68,9 @@ export class TfaDeprecatedController {
   }
 
   @Post('test-submit')
+  @Access('user_write', 'api.tfa.test_submit')
   @HttpCode(200)
+  @SecurityWrite()
   @Header('Deprecation', 'true')
   @Header('Link', '</api/v0/tfa/confirm-new/>; rel="successor-version"')
   @ApiOperation({
@@ -84,6 +94,7 @@ export class TfaDeprecatedController {
   }
 
   @Post('resend')
+  @Access('user_write', 'api.tfa.resend')
   @HttpCode(200)
   @SecretOrBearer()
   @Header('Deprecation', 'true')

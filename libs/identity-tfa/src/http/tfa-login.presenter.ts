@@ -1,5 +1,5 @@
 import { presentUser } from '@app/accounts';
-import { CompletedLogin } from '../application/complete-login.use-case';
+import { CompletedLogin } from '../application/login/complete-login.use-case';
 
 /** The user object of GET users/current/ plus the conditional fields of the 2FA login. */
 export type TfaLoginResponse = ReturnType<typeof presentUser> & {

@@ -14,5 +14,4 @@ export const MSG = {
   totpAdded: 'TOTP 2FA method added successfully',
   updated: '2FA method updated successfully',
   regenerated: 'Backup codes regenerated successfully',
-  deviceRevoked: 'Trusted device revoked.',
 } as const;

@@ -1,15 +1,19 @@
+import { SecurityErrorResponseDto } from '@app/account-security';
 import { errorResponsesOf } from '@app/platform';
 import { TFA_ERRORS, TfaErrorCode } from '../domain/errors';
-import { TfaErrorResponseDto } from './dto/tfa-error.response.dto';
 
 /*
- * The error codes each 2FA route can raise (spec "2FA error codes"), grouped by the step
+ * The error codes each 2FA route can raise (docs/identity-tfa.md, the error codes), grouped by the step
  * that raises them, for its OpenAPI responses. Statuses and wire codes come from the one
  * table, domain/errors.ts (and the platform's); a code outside it fails to compile.
  */
 
-/** Documents a 2FA route's failures from the codes it can raise (see errorResponsesOf). */
-export const ApiTfaErrors = errorResponsesOf(TFA_ERRORS, TfaErrorResponseDto);
+/**
+ * Documents a 2FA route's failures from the codes it can raise (see errorResponsesOf). Their
+ * body is account security's lockout envelope (schema `TfaErrorResponseDto`): one class
+ * for the routes of both contexts, so the document names one schema.
+ */
+export const ApiTfaErrors = errorResponsesOf(TFA_ERRORS, SecurityErrorResponseDto);
 
 type Codes = readonly TfaErrorCode[];
 
@@ -140,9 +144,4 @@ export const TFA_ROUTE_ERRORS = {
     ...SECOND_FACTOR,
     'missing_phone_number',
   ],
-  /** A malformed limit, or a next_token altered or made for another user. */
-  securityEvents: [...BEARER_AUTH, 'bad_request', 'invalid_token'],
-  trustedDevices: [...BEARER_AUTH],
-  /** A malformed id; not_found for every id that is not an active device of the caller. */
-  revokeTrustedDevice: [...BEARER_AUTH, 'bad_request', 'not_found'],
 } satisfies Record<string, Codes>;

@@ -1,5 +1,5 @@
 import { presentSecondFactorMethod } from '@app/accounts';
-import { TfaStatusResult } from '../application/get-tfa-status.use-case';
+import { TfaStatusResult } from '../application/methods/get-tfa-status.use-case';
 import { TfaStatusResponseDto } from './dto/tfa-status.response.dto';
 
 /** GET status. */

@@ -15,25 +15,27 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import type { Request, Response } from 'express';
 import { setDeviceCookie, setSessionCookie } from '@app/accounts';
 import {
+  Access,
   CapConcurrency,
   CurrentPrincipal,
   Principal,
   requestOrigin,
   SecretOrBearer,
+  SecurityWrite,
 } from '@app/platform';
-import { CompleteLoginUseCase } from '../application/complete-login.use-case';
-import { ConfirmMethodAuthorizationUseCase } from '../application/confirm-method-authorization.use-case';
-import { GetTfaStatusUseCase } from '../application/get-tfa-status.use-case';
-import { RegenerateBackupCodesUseCase } from '../application/regenerate-backup-codes.use-case';
-import { RemoveMethodUseCase } from '../application/remove-method.use-case';
-import { ResendSmsCodeUseCase } from '../application/resend-sms-code.use-case';
-import { SendEmailCodeUseCase } from '../application/send-email-code.use-case';
-import { SendSmsCodeUseCase } from '../application/send-sms-code.use-case';
-import { ConfirmNewMethodUseCase } from '../application/confirm-new-method.use-case';
-import { SetupTotpUseCase } from '../application/setup-totp.use-case';
-import { StartMethodAuthorizationUseCase } from '../application/start-method-authorization.use-case';
-import { UpdateMethodUseCase } from '../application/update-method.use-case';
-import { deviceLifetimeSeconds } from '../domain/trusted-device';
+import { CompleteLoginUseCase } from '../application/login/complete-login.use-case';
+import { ConfirmMethodAuthorizationUseCase } from '../application/methods/confirm-method-authorization.use-case';
+import { GetTfaStatusUseCase } from '../application/methods/get-tfa-status.use-case';
+import { RegenerateBackupCodesUseCase } from '../application/backup-codes/regenerate-backup-codes.use-case';
+import { RemoveMethodUseCase } from '../application/methods/remove-method.use-case';
+import { ResendSmsCodeUseCase } from '../application/challenges/resend-sms-code.use-case';
+import { SendEmailCodeUseCase } from '../application/challenges/send-email-code.use-case';
+import { SendSmsCodeUseCase } from '../application/challenges/send-sms-code.use-case';
+import { ConfirmNewMethodUseCase } from '../application/methods/confirm-new-method.use-case';
+import { SetupTotpUseCase } from '../application/methods/setup-totp.use-case';
+import { StartMethodAuthorizationUseCase } from '../application/methods/start-method-authorization.use-case';
+import { UpdateMethodUseCase } from '../application/methods/update-method.use-case';
+import { deviceLifetimeSeconds } from '@app/account-security';
 import {
   ConfirmAuthorizationRequestDto,
   ConfirmNewMethodRequestDto,
@@ -102,6 +104,7 @@ export class TfaController {
   ) {}
 
   @Get('status')
+  @Access('user_read', 'api.tfa.status')
   @ApiOperation({ summary: '2FA state: methods, backup codes left, add-method authorization' })
   @ApiOkResponse({ type: TfaStatusResponseDto })
   @ApiTfaErrors(...TFA_ROUTE_ERRORS.status)
@@ -110,8 +113,10 @@ export class TfaController {
   }
 
   @Post()
+  @Access('user_write', 'api.tfa.login')
   @HttpCode(200)
   @SecretOrBearer()
+  @SecurityWrite()
   @ApiOperation({
     summary: 'Complete the 2FA login',
     description:
@@ -163,6 +168,8 @@ export class TfaController {
   }
 
   @Delete()
+  @Access('user_write', 'api.tfa.delete')
+  @SecurityWrite()
   @ApiOperation({ summary: 'Remove a 2FA method (verified); the last one disables 2FA' })
   @ApiOkResponseOneOf(
     'remaining_methods while methods remain; removing the last one (or on a legacy ' +
@@ -187,6 +194,7 @@ export class TfaController {
   }
 
   @Post('email')
+  @Access('user_write', 'api.tfa.email')
   @HttpCode(200)
   @SecretOrBearer()
   @ApiOperation({ summary: 'Send a 6-digit code to the verified email' })
@@ -204,6 +212,7 @@ export class TfaController {
   }
 
   @Post('sms')
+  @Access('user_write', 'api.tfa.sms')
   @HttpCode(200)
   @SecretOrBearer()
   @ApiOperation({ summary: 'Send a 6-digit code by SMS' })
@@ -217,6 +226,7 @@ export class TfaController {
   }
 
   @Post('sms/resend')
+  @Access('user_write', 'api.tfa.sms_resend')
   @HttpCode(200)
   @SecretOrBearer()
   @ApiOperation({ summary: 'Resend the SMS code of a challenge' })
@@ -230,6 +240,7 @@ export class TfaController {
   }
 
   @Post('totp-setup')
+  @Access('user_write', 'api.tfa.totp_setup')
   @HttpCode(200)
   @ApiOperation({ summary: 'A new TOTP secret and otpauth:// URI (nothing is stored)' })
   @ApiOkResponse({ type: TotpSetupResponseDto })
@@ -239,7 +250,9 @@ export class TfaController {
   }
 
   @Post('authorize-new-method')
+  @Access('user_write', 'api.tfa.authorize_new_method')
   @HttpCode(200)
+  @SecurityWrite()
   @ApiOperation({ summary: 'Step 1 of adding a method: a backup code, or a code challenge' })
   @ApiOkResponseOneOf(
     'a code flow answers the secret of its challenge; a backup code opens the window at once',
@@ -263,6 +276,8 @@ export class TfaController {
   }
 
   @Put('authorize-new-method')
+  @Access('user_write', 'api.tfa.authorize_new_method_confirm')
+  @SecurityWrite()
   @ApiOperation({ summary: 'Step 2: the code grants the 30-minute add-method window' })
   @ApiOkResponse({ type: AuthorizationGrantedResponseDto })
   @ApiTfaErrors(...TFA_ROUTE_ERRORS.confirmAuthorization)
@@ -281,7 +296,9 @@ export class TfaController {
   }
 
   @Post('confirm-new')
+  @Access('user_write', 'api.tfa.confirm_new')
   @HttpCode(200)
+  @SecurityWrite()
   @ApiOperation({ summary: 'Activate a new SMS or TOTP method (backup codes with the first one)' })
   @ApiOkResponse({ type: MethodAddedResponseDto })
   @ApiTfaErrors(...TFA_ROUTE_ERRORS.confirmNewMethod)
@@ -299,7 +316,9 @@ export class TfaController {
   }
 
   @Put('update')
+  @Access('user_write', 'api.tfa.update')
   @CapConcurrency('tfa_update')
+  @SecurityWrite()
   @ApiOperation({ summary: 'Change the label or primary flag of a method' })
   @ApiOkResponse({ type: MethodUpdatedResponseDto })
   @ApiTfaErrors(...TFA_ROUTE_ERRORS.updateMethod)
@@ -320,6 +339,8 @@ export class TfaController {
   }
 
   @Put('regen-backup-codes')
+  @Access('user_write', 'api.tfa.regen_backup_codes')
+  @SecurityWrite()
   @ApiOperation({ summary: 'Replace all backup codes (verified); returned once' })
   @ApiOkResponse({ type: BackupCodesRegeneratedResponseDto })
   @ApiTfaErrors(...TFA_ROUTE_ERRORS.regenerateBackupCodes)

@@ -1,7 +1,7 @@
 import { Principal, RequestOrigin } from '@app/platform';
-import { ConfirmNewMethodCommand } from '../application/confirm-new-method.use-case';
-import { FactorInput } from '../application/second-factor-verifier.service';
-import { SendSmsCommand } from '../application/send-sms-code.use-case';
+import { ConfirmNewMethodCommand } from '../application/methods/confirm-new-method.use-case';
+import { FactorInput } from '../application/verification/second-factor-verifier.service';
+import { SendSmsCommand } from '../application/challenges/send-sms-code.use-case';
 import {
   ConfirmNewMethodRequestDto,
   FactorRequestDto,

@@ -1,6 +1,5 @@
 import { slotProblems } from '@app/platform/testing';
 import { SMS_COUNTER_SCRIPTS } from './anti-fraud/redis-sms-send-counters';
-import { DELIVERY_LEDGER_SCRIPTS } from './delivery-providers/redis-delivery-ledger';
 import { CHALLENGE_STORE_SCRIPTS } from './redis/redis-challenge-store';
 
 /**
@@ -16,7 +15,6 @@ describe('2FA Redis scripts on a cluster', () => {
   const uses = fingerprints.flatMap((fingerprint, i) => [
     ...CHALLENGE_STORE_SCRIPTS(fingerprint, fingerprints[(i + 1) % fingerprints.length], 17 + i),
     ...SMS_COUNTER_SCRIPTS(1000 + i, fingerprint),
-    ...DELIVERY_LEDGER_SCRIPTS(`${fingerprint}-${i + 1}`),
   ]);
 
   it.each(uses.map((use) => [use.name, use] as const))('%s is slot-safe', (_name, use) => {

@@ -157,6 +157,14 @@ export function challengeStoreContract(name: string, harness: () => ChallengeSto
       expect(await store.pendingSms(created.userId)).toBe('newer');
     });
 
+    it("replaces the user's pending email challenge of a purpose, answering the one it replaces", async () => {
+      const { userId } = challenge();
+      expect(await store.replacePendingEmail(userId, 'verify', 'first', 60_000)).toBeNull();
+      expect(await store.replacePendingEmail(userId, 'verify', 'second', 60_000)).toBe('first');
+      expect(await store.replacePendingEmail(userId, 'authorize', 'other', 60_000)).toBeNull();
+      expect(await store.replacePendingEmail(userId, 'verify', 'third', 60_000)).toBe('second');
+    });
+
     it('the recent-SMS marker admits one send until released by its key or its consumption', async () => {
       const created = challenge();
       await store.create(created, 600_000);

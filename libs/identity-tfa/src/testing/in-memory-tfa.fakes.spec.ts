@@ -1,22 +1,13 @@
-import { ManualClock } from '@app/platform/testing';
+import { ManualClock, SnapshotUnitOfWork } from '@app/platform/testing';
 import { backupCodeRepositoryContract } from './backup-code-repository.contract';
 import { challengeStoreContract } from './challenge-store.contract';
-import {
-  InMemorySecurityEventRepository,
-  InMemorySecurityNoticeRepository,
-  InMemoryTrustedDeviceRepository,
-} from './in-memory-account-security.fakes';
 import {
   InMemoryBackupCodeRepository,
   InMemoryChallengeStore,
   InMemoryTfaMethodRepository,
   InMemoryVerificationLedger,
-  SnapshotUnitOfWork,
 } from './in-memory-tfa.fakes';
-import { securityEventRepositoryContract } from './security-event-repository.contract';
-import { securityNoticeRepositoryContract } from './security-notice-repository.contract';
 import { tfaMethodRepositoryContract } from './tfa-method-repository.contract';
-import { trustedDeviceRepositoryContract } from './trusted-device-repository.contract';
 import { verificationLedgerContract } from './verification-ledger.contract';
 
 /** The fakes the use-case specs run on behave as the real adapters' contracts say. */
@@ -44,20 +35,3 @@ verificationLedgerContract('InMemoryVerificationLedger', () => {
   unitOfWork.join(ledger);
   return { ledger, unitOfWork, newUserId };
 });
-
-securityEventRepositoryContract('InMemorySecurityEventRepository', () => {
-  const unitOfWork = new SnapshotUnitOfWork();
-  const events = new InMemorySecurityEventRepository();
-  unitOfWork.join(events);
-  return { events, unitOfWork, newUserId };
-});
-
-securityNoticeRepositoryContract('InMemorySecurityNoticeRepository', () => {
-  const events = new InMemorySecurityEventRepository();
-  return { events, notices: new InMemorySecurityNoticeRepository(events), newUserId };
-});
-
-trustedDeviceRepositoryContract('InMemoryTrustedDeviceRepository', () => ({
-  devices: new InMemoryTrustedDeviceRepository(),
-  newUserId,
-}));

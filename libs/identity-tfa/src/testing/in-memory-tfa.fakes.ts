@@ -1,4 +1,5 @@
-import { Clock, UnitOfWork } from '@app/platform';
+import { Clock } from '@app/platform';
+import { SnapshotUnitOfWork, Transactional } from '@app/platform/testing';
 import { AuthorizationStore } from '../application/ports/authorization.store.port';
 import { BackupCodeRepository } from '../application/ports/backup-code.repository.port';
 import {
@@ -7,15 +8,14 @@ import {
   DeliveryCopy,
 } from '../application/ports/challenge.store.port';
 import {
-  CodeDeliveryAttempt,
-  CodeDeliveryProvider,
-  CodeDeliveryResult,
-} from '../application/ports/code-delivery.provider.port';
-import {
   CodeDeliveryJob,
   CodeDeliveryQueue,
   FirstAttemptReport,
 } from '../application/ports/code-delivery.queue.port';
+import {
+  EmailSendingPolicy,
+  EmailSendRequest,
+} from '../application/ports/email-sending-policy.port';
 import {
   SmsSendingPolicy,
   SmsSendPermit,
@@ -28,56 +28,6 @@ import { TfaMethod } from '../domain/tfa-method';
 import { emptyLedger, FailureLedger } from '../domain/verification-failures';
 
 /** In-memory fakes of the 2FA ports for fast use-case tests; contract suites keep them true. */
-
-/** A fake whose state a transaction can take back (the database's rows). */
-export interface Transactional {
-  /** Copies the state; the function restores the copy. */
-  snapshot(): () => void;
-}
-
-/**
- * A unit of work over in-memory fakes: a failure inside the outermost `run` restores every
- * participant as it was, as a PostgreSQL ROLLBACK would, and drops its after-commit
- * effects; a success runs them. Nested runs join the outer one.
- */
-export class SnapshotUnitOfWork extends UnitOfWork {
-  private readonly participants: Transactional[] = [];
-  private depth = 0;
-  private effects: Array<() => unknown> = [];
-
-  get inTransaction(): boolean {
-    return this.depth > 0;
-  }
-
-  join(...participants: Transactional[]): void {
-    this.participants.push(...participants);
-  }
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.depth > 0) return work();
-    const restores = this.participants.map((participant) => participant.snapshot());
-    this.depth += 1;
-    let result: T;
-    try {
-      result = await work();
-    } catch (error) {
-      for (const restore of restores) restore();
-      this.effects = [];
-      throw error;
-    } finally {
-      this.depth -= 1;
-    }
-    const committed = this.effects;
-    this.effects = [];
-    for (const effect of committed) await effect();
-    return result;
-  }
-
-  afterCommit(effect: () => unknown): void {
-    if (this.depth > 0) this.effects.push(effect);
-    else void effect();
-  }
-}
 
 export class InMemoryTfaMethodRepository extends TfaMethodRepository implements Transactional {
   rows = new Map<number, TfaMethod>();
@@ -265,6 +215,13 @@ export class InMemoryChallengeStore extends ChallengeStore {
     this.up();
     return this.pending.get(userId) ?? null;
   }
+  readonly pendingEmail = new Map<string, string>();
+  async replacePendingEmail(userId: number, purpose: string, key: string) {
+    this.up();
+    const previous = this.pendingEmail.get(`${purpose}:${userId}`) ?? null;
+    this.pendingEmail.set(`${purpose}:${userId}`, key);
+    return previous;
+  }
   async rekey(
     oldKey: string,
     newKey: string,
@@ -338,9 +295,15 @@ export class InMemoryVerificationLedger extends VerificationLedger implements Tr
   }
 
   async lockAndLoad(userId: number) {
-    if (!this.unitOfWork.inTransaction)
-      throw new Error('VerificationLedger.lockAndLoad must run inside a unit of work');
+    await this.lockUser(userId);
     return this.load(userId);
+  }
+  /** Records who took the lock (the fakes run one request at a time, so it holds nothing). */
+  readonly locked: number[] = [];
+  async lockUser(userId: number) {
+    if (!this.unitOfWork.inTransaction)
+      throw new Error('VerificationLedger.lockUser must run inside a unit of work');
+    this.locked.push(userId);
   }
   async load(userId: number) {
     return structuredClone(this.ledgers.get(userId) ?? emptyLedger());
@@ -382,29 +345,18 @@ export class RecordingCodeDeliveryQueue extends CodeDeliveryQueue {
   }
 }
 
-/** Records attempts; answers with `next` (default: accepted). */
-export class RecordingCodeDeliveryProvider extends CodeDeliveryProvider {
-  readonly attempts: CodeDeliveryAttempt[] = [];
-  next: CodeDeliveryResult | Error | null = null;
-  async deliver(attempt: CodeDeliveryAttempt): Promise<CodeDeliveryResult> {
-    this.attempts.push(attempt);
-    const next = this.next;
-    if (next instanceof Error) throw next;
-    return next ?? { outcome: 'sent', provider: 'recording', providerMessageId: 'm1' };
-  }
-}
-
 /**
- * Admits every SMS unless told to refuse; records what was admitted and what was given
- * back, so a test can tell a charged send from a refunded one.
+ * Admits every send unless told to refuse; records what was admitted and what was given
+ * back, so a test can tell a charged send from a refunded one. One fake for the SMS and the
+ * email budgets (their ports have the same shape).
  */
-export class RecordingSmsSendingPolicy extends SmsSendingPolicy {
-  readonly admitted: SmsSendRequest[] = [];
-  readonly refunded: SmsSendRequest[] = [];
+export class RecordingSendingPolicy<Request> {
+  readonly admitted: Request[] = [];
+  readonly refunded: Request[] = [];
   /** The error the next request is refused with, if any. */
   refuseWith: Error | null = null;
 
-  async assertMaySend(request: SmsSendRequest): Promise<SmsSendPermit> {
+  async assertMaySend(request: Request): Promise<SmsSendPermit> {
     if (this.refuseWith) throw this.refuseWith;
     this.admitted.push(request);
     return {
@@ -419,3 +371,11 @@ export class RecordingSmsSendingPolicy extends SmsSendingPolicy {
     return this.admitted.length - this.refunded.length;
   }
 }
+
+export class RecordingSmsSendingPolicy
+  extends RecordingSendingPolicy<SmsSendRequest>
+  implements SmsSendingPolicy {}
+
+export class RecordingEmailSendingPolicy
+  extends RecordingSendingPolicy<EmailSendRequest>
+  implements EmailSendingPolicy {}

@@ -1,31 +1,30 @@
-import { ManualClock, SeededRandomSource, testSecretKeeper } from '@app/platform/testing';
+import {
+  ManualClock,
+  RecordingMetrics,
+  SeededRandomSource,
+  SnapshotUnitOfWork,
+  testSecretKeeper,
+} from '@app/platform/testing';
 import { User } from '@app/accounts';
-import { CounterName, DomainError, Metrics } from '@app/platform';
-import { accountsKit, RecordingSessionRevocation } from '@app/accounts/testing';
-import { AddMethodGate } from '../application/add-method-gate.service';
-import { BackupCodeIssuer } from '../application/backup-code-issuer.service';
-import { BackupCodeVerifier } from '../application/backup-code-verifier.service';
-import { ChallengeCodeVerifier } from '../application/challenge-code-verifier.service';
-import { ChallengeService } from '../application/challenge.service';
-import { DeviceTrust } from '../application/device-trust.service';
-import { MethodRecords } from '../application/method-records.service';
-import { SecondFactorVerifier } from '../application/second-factor-verifier.service';
-import { SecurityEventLog } from '../application/security-event-log.service';
-import { SmsBudget } from '../application/sms-budget.service';
-import { TfaUserLookup } from '../application/tfa-user-lookup.service';
-import { TotpVerifier } from '../application/totp-verifier.service';
-import { VerificationFlow } from '../application/verification-flow.service';
+import { accountsKit } from '@app/accounts/testing';
+import { accountSecurityKit } from '@app/account-security/testing';
+import { AddMethodGate } from '../application/methods/add-method-gate.service';
+import { BackupCodeIssuer } from '../application/backup-codes/backup-code-issuer.service';
+import { BackupCodeVerifier } from '../application/verification/backup-code-verifier.service';
+import { ChallengeCodeVerifier } from '../application/verification/challenge-code-verifier.service';
+import { ChallengeService } from '../application/challenges/challenge.service';
+import { MethodRecords } from '../application/methods/method-records.service';
+import { SecondFactorVerifier } from '../application/verification/second-factor-verifier.service';
+import { SmsBudget } from '../application/challenges/sms-budget.service';
+import { EmailBudget } from '../application/challenges/email-budget.service';
+import { TfaUserLookup } from '../application/login/tfa-user-lookup.service';
+import { TotpVerifier } from '../application/verification/totp-verifier.service';
+import { VerificationFlow } from '../application/verification/verification-flow.service';
 import { codeAad } from '../domain/challenge';
 import { TfaMethod, totpSecretAad } from '../domain/tfa-method';
 import { encodeBase32, totpCodeForStep, totpStepAt } from '../domain/totp';
 import { TfaSettings } from '../domain/tfa-policy';
 import { channelView, FailureChannel } from '../domain/verification-failures';
-import {
-  InMemorySecurityEventRepository,
-  InMemorySecurityNoticeRepository,
-  InMemoryTrustedDeviceRepository,
-  RecordingSecurityNoticeQueue,
-} from './in-memory-account-security.fakes';
 import {
   InMemoryAuthorizationStore,
   InMemoryBackupCodeRepository,
@@ -33,8 +32,8 @@ import {
   InMemoryTfaMethodRepository,
   InMemoryVerificationLedger,
   RecordingCodeDeliveryQueue,
+  RecordingEmailSendingPolicy,
   RecordingSmsSendingPolicy,
-  SnapshotUnitOfWork,
 } from './in-memory-tfa.fakes';
 
 /**
@@ -49,30 +48,26 @@ export function tfaTestKit() {
   const methods = new InMemoryTfaMethodRepository(clock);
   const backupCodes = new InMemoryBackupCodeRepository();
   const ledger = new InMemoryVerificationLedger(uow);
-  const events = new InMemorySecurityEventRepository();
-  const notices = new InMemorySecurityNoticeRepository(events);
-  const devices = new InMemoryTrustedDeviceRepository();
-  uow.join(methods, backupCodes, ledger, events, notices, devices);
-  const noticeQueue = new RecordingSecurityNoticeQueue();
+  uow.join(methods, backupCodes, ledger);
   const store = new InMemoryChallengeStore();
   const authorizations = new InMemoryAuthorizationStore();
   const queue = new RecordingCodeDeliveryQueue();
   const smsPolicy = new RecordingSmsSendingPolicy();
+  const emailPolicy = new RecordingEmailSendingPolicy();
   const accounts = accountsKit(clock);
   const { users, credentials } = accounts;
-  const sessions = new RecordingSessionRevocation();
-  const metrics = new CountingMetrics();
+  // Account security on the same clock, unit of work and users: the events and devices
+  // of a failed unit of work go back with the methods and codes.
+  const security = accountSecurityKit({ clock, uow, accounts, random, secrets });
+  const { events, notices, noticeQueue, devices, sessions, eventLog, deviceTrust } = security;
+  const metrics = new RecordingMetrics();
   const settings = Object.assign(new TfaSettings(), {
     totpIssuer: 'GPU Marketplace',
-    trustedDeviceDays: 30,
-    securityEventRetentionDays: 400,
-    noticeRetrySeconds: 60,
+    messageBrand: 'GPU Marketplace',
   });
 
   const challenges = new ChallengeService(store, queue, secrets, random, clock);
   const records = new MethodRecords(ledger, clock);
-  const eventLog = new SecurityEventLog(events, notices, noticeQueue, uow, clock);
-  const deviceTrust = new DeviceTrust(devices, eventLog, secrets, random, settings, uow, clock);
   const flow = new VerificationFlow(ledger, challenges, clock, metrics, uow, eventLog);
   const verifier = new SecondFactorVerifier(
     methods,
@@ -85,6 +80,7 @@ export function tfaTestKit() {
   const gate = new AddMethodGate(authorizations, clock);
   const backupCodeIssuer = new BackupCodeIssuer(backupCodes, random, secrets);
   const smsBudget = new SmsBudget(smsPolicy);
+  const emailBudget = new EmailBudget(emailPolicy);
   const lookup = new TfaUserLookup(users, challenges);
   const credentialIssuer = accounts.issuer;
 
@@ -128,10 +124,7 @@ export function tfaTestKit() {
     users.add({ id, tfaEnabled: true, tfaStatus: 'enabled', ...partial });
 
   /** The user's events, oldest first, as `kind` or `kind:method` (what most specs check). */
-  const eventKinds = (userId: number) =>
-    events.rows
-      .filter((event) => event.userId === userId)
-      .map((event) => (event.method ? `${event.kind}:${event.method}` : event.kind));
+  const eventKinds = security.eventKinds;
 
   /** Wrong codes counted on the channel now (the method record's fail_count). */
   const failCount = async (userId: number, channel: FailureChannel) =>
@@ -155,11 +148,13 @@ export function tfaTestKit() {
     authorizations,
     queue,
     smsPolicy,
+    emailPolicy,
     users,
     credentials,
     sessions,
     metrics,
     settings,
+    securitySettings: security.settings,
     challenges,
     records,
     flow,
@@ -167,6 +162,7 @@ export function tfaTestKit() {
     gate,
     backupCodeIssuer,
     smsBudget,
+    emailBudget,
     lookup,
     credentialIssuer,
     lastCode,
@@ -180,24 +176,8 @@ export function tfaTestKit() {
 
 export type TfaTestKit = ReturnType<typeof tfaTestKit>;
 
-/** Records counter increments. */
-export class CountingMetrics extends Metrics {
-  readonly counts: Array<{ name: CounterName; labels: Record<string, string> }> = [];
-  increment(name: CounterName, labels: Record<string, string> = {}): void {
-    this.counts.push({ name, labels });
-  }
-}
-
-/** The DomainError a promise rejects with (fails the test if it resolves or throws another). */
-export async function rejection(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError, but the promise resolved');
-}
+/** The DomainError a promise rejects with: the platform's, for the specs that import it here. */
+export { rejection } from '@app/platform/testing';
 
 /** Where unit-test requests come from. */
 export const ORIGIN = { address: '203.0.113.7', userAgent: 'unit-test/1.0' } as const;

@@ -1,4 +1,4 @@
-import { Challenge, ChallengeLookup } from '../../domain/challenge';
+import { Challenge, ChallengeLookup, ChallengePurpose } from '../../domain/challenge';
 
 export interface DeliveryCopy {
   /** Ciphertext of the code, readable only by the delivery processor. */
@@ -40,6 +40,16 @@ export abstract class ChallengeStore {
   /** Remembers the user's latest SMS verify challenge, so a lost secret can be recovered. */
   abstract rememberPendingSms(userId: number, key: string, ttlMs: number): Promise<void>;
   abstract pendingSms(userId: number): Promise<string | null>;
+  /**
+   * Makes `key` the user's latest email challenge of `purpose` opened with a Bearer token;
+   * answers the one it replaces (which the caller retires), if any.
+   */
+  abstract replacePendingEmail(
+    userId: number,
+    purpose: ChallengePurpose,
+    key: string,
+    ttlMs: number,
+  ): Promise<string | null>;
   /**
    * Moves a challenge to a new key (a fresh secret) with its code re-bound to that key,
    * keeping its id, sends and expiry; the old secret reads as used. False when the

@@ -11,6 +11,12 @@ export abstract class VerificationLedger {
    * a code is never accepted twice, whatever the parallelism.
    */
   abstract lockAndLoad(userId: number): Promise<FailureLedger>;
+  /**
+   * The same per-user lock, for the rest of the current transaction, without the ledger:
+   * account security's UserSecurityLock, which every change that ends a user's sessions or
+   * devices, and every trusted-device login, holds too.
+   */
+  abstract lockUser(userId: number): Promise<void>;
   abstract save(userId: number, ledger: FailureLedger): Promise<void>;
   /** The ledger as it stands, without locking: for displays, never for a decision. */
   abstract load(userId: number): Promise<FailureLedger>;

@@ -20,7 +20,7 @@ const CODE_PATTERN = /^\d{6}$/;
  * "Missing and malformed values"). class-validator's IsOptional already skips null; the
  * transform makes the use cases see it as absent too, instead of a null they never expect.
  */
-export const Optional = (transform: (value: unknown) => unknown = (value) => value) =>
+export const OptionalOrNull = (transform: (value: unknown) => unknown = (value) => value) =>
   applyDecorators(
     IsOptional(),
     Transform(({ value }: { value: unknown }) => (value === null ? undefined : transform(value))),
@@ -38,7 +38,7 @@ export const MethodIdField = (name: string, description: string) =>
       oneOf: [{ type: 'integer' }, { type: 'string', pattern: '^\\d+$' }],
       description,
     }),
-    Optional((value) =>
+    OptionalOrNull((value) =>
       typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value,
     ),
     IsInt({ message: `${name} must be an integer or a string of digits` }),
@@ -48,7 +48,7 @@ export const MethodIdField = (name: string, description: string) =>
 export const TfaMethodField = (description = 'sms, totp or email') =>
   applyDecorators(
     ApiPropertyOptional({ enum: VERIFICATION_CHANNELS, description }),
-    Optional(),
+    OptionalOrNull(),
     IsIn(VERIFICATION_CHANNELS as unknown as string[]),
   );
 
@@ -69,7 +69,7 @@ export const CodeField = (required = false) =>
           pattern: CODE_PATTERN.source,
           description: 'the 6-digit code',
         }),
-    Optional(),
+    OptionalOrNull(),
     IsString(),
     Matches(CODE_PATTERN, { message: 'code must be exactly 6 digits' }),
   );
@@ -77,7 +77,7 @@ export const CodeField = (required = false) =>
 export const SecretField = (description: string) =>
   applyDecorators(
     ApiPropertyOptional({ description }),
-    Optional(),
+    OptionalOrNull(),
     IsString(),
     MinLength(1),
     MaxLength(256),
@@ -90,7 +90,7 @@ export const BackupCodeField = () =>
       pattern: BACKUP_CODE_PATTERN.source,
       description: 'single-use backup code (case-insensitive; dashes and spaces optional)',
     }),
-    Optional(),
+    OptionalOrNull(),
     IsString(),
     MaxLength(64),
     Matches(BACKUP_CODE_PATTERN, { message: 'backup_code must look like XXXX-XXXX-XXXX' }),
@@ -99,7 +99,7 @@ export const BackupCodeField = () =>
 export const PhoneField = () =>
   applyDecorators(
     ApiPropertyOptional({ example: '+15551234567', description: 'E.164' }),
-    Optional(),
+    OptionalOrNull(),
     IsString(),
     Matches(/^\+[1-9]\d{6,14}$/, {
       message: 'phone_number must be in E.164 format, e.g. +15551234567',
@@ -107,4 +107,9 @@ export const PhoneField = () =>
   );
 
 export const LabelField = () =>
-  applyDecorators(ApiPropertyOptional({ maxLength: 30 }), Optional(), IsString(), MaxLength(30));
+  applyDecorators(
+    ApiPropertyOptional({ maxLength: 30 }),
+    OptionalOrNull(),
+    IsString(),
+    MaxLength(30),
+  );

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 // The login answers the same user object as GET /users/current, so it reuses its schema.
 import { UserResponseDto } from '@app/accounts';
 
-/** POST /tfa/: the user object plus the conditional fields of the spec. */
+/** POST /tfa/: the user object plus its conditional fields (docs/identity-tfa.md). */
 export class TfaLoginResponseDto extends UserResponseDto {
   @ApiProperty({ enum: [true] })
   success: true;

@@ -4,7 +4,7 @@ import { METHOD_TYPES, TfaMethodType } from '../../domain/tfa-method';
 import { TFA_POLICY } from '../../domain/tfa-policy';
 
 /**
- * The spec's "2FA method record" for OpenAPI: never a TOTP secret. Bodies are made by
+ * The 2FA method record (docs/identity-tfa.md) for OpenAPI: never a TOTP secret. Bodies are made by
  * accounts' presentSecondFactorMethod, the one presenter of this record (the password
  * login offers it too); `implements` keeps this schema and that shape in step.
  */

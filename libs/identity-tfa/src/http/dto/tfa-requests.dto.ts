@@ -6,7 +6,7 @@ import {
   CodeField,
   LabelField,
   MethodIdField,
-  Optional,
+  OptionalOrNull,
   PhoneField,
   SecretField,
   TfaMethodField,
@@ -35,7 +35,7 @@ export class TfaLoginRequestDto extends FactorRequestDto {
     default: false,
     description: 'request an admin session (admin users only)',
   })
-  @Optional()
+  @OptionalOrNull()
   @IsBoolean()
   admin?: boolean;
 
@@ -46,7 +46,7 @@ export class TfaLoginRequestDto extends FactorRequestDto {
       'device (the gm_device cookie); a later password login from it skips the second factor. ' +
       'With a Bearer token: 400 bad_request',
   })
-  @Optional()
+  @OptionalOrNull()
   @IsBoolean()
   remember_device?: boolean;
 }
@@ -127,7 +127,7 @@ export class UpdateMethodRequestDto {
   label?: string;
 
   @ApiPropertyOptional()
-  @Optional()
+  @OptionalOrNull()
   @IsBoolean()
   is_primary?: boolean;
 }

@@ -6,8 +6,8 @@ import {
   SmsSendPermit,
   SmsSendRequest,
 } from '../../application/ports/sms-sending-policy.port';
-import { isBlockedDestination } from './blocked-destinations';
-import { parsePhoneNumber } from './phone-number';
+import { isBlockedDestination } from '../../domain/blocked-destinations';
+import { parsePhoneNumber } from '../../domain/phone-number';
 import { RedisSmsSendCounters } from './redis-sms-send-counters';
 import { SmsAntiFraudSettings } from './sms-anti-fraud-settings';
 

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions, TransactionalEntityManager } from '@app/platform';
 import { backupCodeRepositoryContract } from '../../testing/backup-code-repository.contract';
 import { PostgresBackupCodeRepository } from './postgres-backup-code.repository';
-import { TestUsers } from '../../testing/test-users';
+import { TestUsers } from '@app/accounts/testing';
 
 describe('PostgresBackupCodeRepository (real PostgreSQL)', () => {
   let dataSource: DataSource;

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions, TransactionalEntityManager } from '@app/platform';
 import { tfaMethodRepositoryContract } from '../../testing/tfa-method-repository.contract';
 import { PostgresTfaMethodRepository } from './postgres-tfa-method.repository';
-import { TestUsers } from '../../testing/test-users';
+import { TestUsers } from '@app/accounts/testing';
 
 describe('PostgresTfaMethodRepository (real PostgreSQL)', () => {
   let dataSource: DataSource;

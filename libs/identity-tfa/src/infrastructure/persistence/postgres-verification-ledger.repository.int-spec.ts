@@ -1,8 +1,9 @@
+import { PostgresUserSecurityLock } from '@app/account-security/testing';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, TransactionalEntityManager, TypeormUnitOfWork } from '@app/platform';
 import { verificationLedgerContract } from '../../testing/verification-ledger.contract';
 import { PostgresVerificationLedgerRepository } from './postgres-verification-ledger.repository';
-import { TestUsers } from '../../testing/test-users';
+import { TestUsers } from '@app/accounts/testing';
 
 describe('PostgresVerificationLedgerRepository (real PostgreSQL)', () => {
   let dataSource: DataSource;
@@ -13,7 +14,7 @@ describe('PostgresVerificationLedgerRepository (real PostgreSQL)', () => {
   beforeAll(async () => {
     dataSource = await new DataSource(dataSourceOptions(process.env.DATABASE_URL!)).initialize();
     const tx = new TransactionalEntityManager(dataSource);
-    ledger = new PostgresVerificationLedgerRepository(tx);
+    ledger = new PostgresVerificationLedgerRepository(tx, new PostgresUserSecurityLock(tx));
     uow = new TypeormUnitOfWork(tx);
     users = new TestUsers(dataSource, 'ledger');
   });

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { UserSecurityLock } from '@app/account-security';
 import { TransactionalEntityManager } from '@app/platform';
 import { VerificationLedger } from '../../application/ports/verification-ledger.port';
 import {
@@ -7,9 +8,6 @@ import {
   FailureChannel,
   FailureLedger,
 } from '../../domain/verification-failures';
-
-/** First key of the advisory lock that serialises one user's verifications. */
-const VERIFICATION_LOCK_SPACE = 0x7fa0_0001;
 
 /** The user-wide lock lives in a row of its own beside the channels. */
 const USER_ROW = 'user';
@@ -25,17 +23,23 @@ interface FailureRow {
 
 @Injectable()
 export class PostgresVerificationLedgerRepository extends VerificationLedger {
-  constructor(private readonly tx: TransactionalEntityManager) {
+  constructor(
+    private readonly tx: TransactionalEntityManager,
+    private readonly userLock: UserSecurityLock,
+  ) {
     super();
   }
 
   async lockAndLoad(userId: number): Promise<FailureLedger> {
-    if (!this.tx.inTransaction)
-      throw new Error('VerificationLedger.lockAndLoad must run inside a unit of work');
-    // A transaction-scoped advisory lock: released by COMMIT or ROLLBACK, whatever happens
-    // to the process, and it needs no row to exist first.
-    await this.tx.rows(`SELECT pg_advisory_xact_lock($1, $2)`, [VERIFICATION_LOCK_SPACE, userId]);
+    await this.lockUser(userId);
     return this.load(userId);
+  }
+
+  async lockUser(userId: number): Promise<void> {
+    if (!this.tx.inTransaction)
+      throw new Error('VerificationLedger.lockUser must run inside a unit of work');
+    // Account security's per-user lock: the one its device logins and revocations hold.
+    await this.userLock.lock(userId);
   }
 
   async load(userId: number): Promise<FailureLedger> {

@@ -22,6 +22,8 @@ export const challengeKey = (key: string) => `tfa:challenge:{${key}}`;
 export const markerKey = (key: string) => `tfa:secret:{${key}}`;
 export const recentSmsKey = (userId: number | string) => `tfa:recent-sms:${userId}`;
 export const pendingSmsKey = (userId: number) => `tfa:pending-sms:${userId}`;
+export const pendingEmailKey = (userId: number, purpose: ChallengePurpose) =>
+  `tfa:pending-email:${purpose}:${userId}`;
 
 /** How long a used or timed-out secret is remembered, to answer 2fa_expired / no_challenge_found. */
 const MARKER_TTL_MS = 24 * 3600 * 1000;
@@ -81,6 +83,12 @@ return 1`;
 const DISCARD = `
 redis.call('DEL', KEYS[1], KEYS[2])
 return 1`;
+
+// Answers the key it replaces (or false), in one step: two sends at once never both keep one.
+const REPLACE_PENDING = `
+local previous = redis.call('GET', KEYS[1])
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return previous`;
 
 const RELEASE_RECENT_SMS = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
@@ -176,6 +184,22 @@ export class RedisChallengeStore extends ChallengeStore {
     return this.redis.get(pendingSmsKey(userId));
   }
 
+  async replacePendingEmail(
+    userId: number,
+    purpose: ChallengePurpose,
+    key: string,
+    ttlMs: number,
+  ): Promise<string | null> {
+    const previous = (await this.redis.eval(
+      REPLACE_PENDING,
+      1,
+      pendingEmailKey(userId, purpose),
+      key,
+      String(Math.max(1, Math.ceil(ttlMs))),
+    )) as string | null;
+    return previous || null;
+  }
+
   async rekey(
     oldKey: string,
     newKey: string,
@@ -250,6 +274,7 @@ export const CHALLENGE_STORE_SCRIPTS = (key: string, otherKey: string, userId: n
   { name: 'REMOVE_REKEYED', lua: REMOVE_REKEYED, keys: [challengeKey(key), markerKey(key)] },
   { name: 'DISCARD', lua: DISCARD, keys: [challengeKey(otherKey), markerKey(otherKey)] },
   { name: 'RELEASE_RECENT_SMS', lua: RELEASE_RECENT_SMS, keys: [recentSmsKey(userId)] },
+  { name: 'REPLACE_PENDING', lua: REPLACE_PENDING, keys: [pendingEmailKey(userId, 'verify')] },
   // create(): one MULTI over the challenge and its marker.
   { name: 'create (MULTI)', lua: null, keys: [challengeKey(key), markerKey(key)] },
 ];
