@@ -61,6 +61,355 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v0/auth/apikeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your API keys (`show api-keys`)
+         * @description Never a key itself.
+         */
+        get: operations["ApiKeysController_list"];
+        put?: never;
+        /**
+         * Create an API key (`create api-key`)
+         * @description Without permissions a full key; with a permission document, only what it lists. Never beyond the caller's own key (403 permission_denied). The key is in this answer only.
+         */
+        post: operations["ApiKeysController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/auth/apikeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of your API keys (`show api-key ID`) */
+        get: operations["ApiKeysController_show"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an API key (`delete api-key ID`)
+         * @description It stops working at once, on every replica. The main key is reset, not deleted (400).
+         */
+        delete: operations["ApiKeysController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/commands/reset_apikey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rotate your main API key (`reset api-key`)
+         * @description A new main key; the old one stops working at once, on every replica. Only with a full personal key or a session (a scoped key: 403 permission_denied).
+         */
+        put: operations["ApiKeysController_reset"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your live sessions, newest first
+         * @description Where and with what each was opened, its last use, and which one is this request’s.
+         */
+        get: operations["SessionsController_list"];
+        put?: never;
+        post?: never;
+        /**
+         * End a session, or sign out everywhere
+         * @description {"id": N} ends that session (this one included); {"all": true} ends every other session and revokes every trusted device. API keys are untouched. Holds at once on every replica.
+         */
+        delete: operations["SessionsController_end"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the team's policy
+         * @description In team context (a team key); a personal key: 403 team_context_required. Owners only. `require_tfa`: members without 2FA are refused in the team (403 team_tfa_required) until they enable it.
+         */
+        put: operations["TeamsController_setPolicy"];
+        /**
+         * Create a team (`create team`)
+         * @description From the personal context. The calling key becomes your key of the new team (as on the public service); `personal_api_key` is a new personal key with the same grant (a session, which also becomes a team session, gets a full key). `transfer_credit` moves that much of your credit to the team, exactly, or nothing happens.
+         */
+        post: operations["TeamsController_create"];
+        /**
+         * Destroy the team (`destroy team`)
+         * @description In team context (a team key); a personal key: 403 team_context_required. The owner only; refused while other members or credit remain.
+         */
+        delete: operations["TeamsController_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/team/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team members (`show members`)
+         * @description In team context (a team key); a personal key: 403 team_context_required.
+         */
+        get: operations["TeamsController_members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/team/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a member's role
+         * @description In team context (a team key); a personal key: 403 team_context_required. Never to or from a role broader than your own; takes effect at once on every replica.
+         */
+        put: operations["TeamsController_setRole"];
+        post?: never;
+        /**
+         * Remove a member (`remove member ID`)
+         * @description In team context (a team key); a personal key: 403 team_context_required. Their team keys stop at once on every replica; the last owner stays.
+         */
+        delete: operations["TeamsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/team/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a role (`create team-role`)
+         * @description In team context (a team key); a personal key: 403 team_context_required. Never broader than your own permissions.
+         */
+        post: operations["TeamsController_createRoleRoute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/team/roles-full": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team roles (`show team-roles`)
+         * @description In team context (a team key); a personal key: 403 team_context_required.
+         */
+        get: operations["TeamsController_roles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/team/roles/{role}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One team role (`show team-role NAME`)
+         * @description In team context (a team key); a personal key: 403 team_context_required.
+         */
+        get: operations["TeamsController_role"];
+        /**
+         * Update a role (`update team-role ID`)
+         * @description In team context (a team key); a personal key: 403 team_context_required. A custom role's name or permissions; its members act with them at once.
+         */
+        put: operations["TeamsController_updateRoleRoute"];
+        post?: never;
+        /**
+         * Remove a role (`remove team-role NAME`)
+         * @description In team context (a team key); a personal key: 403 team_context_required. A custom role nobody holds.
+         */
+        delete: operations["TeamsController_removeRoleRoute"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/team/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite a member (`invite member --email E --role R`)
+         * @description In team context. A one-time token, valid 7 days, mailed to the address; inviting it again replaces the pending invitation. The same answer whether the address has an account or not.
+         */
+        post: operations["TeamInvitationsController_inviteMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/team/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pending invitations
+         * @description In team context the team's pending invitations; in the personal context those to your own address. Never a token.
+         */
+        get: operations["TeamInvitationsController_invitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/team/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a pending invitation
+         * @description In team context; its token stops working.
+         */
+        delete: operations["TeamInvitationsController_revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/team/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description With your own personal credential and the mail's token: you join with the invited role; the answer carries your first team key, shown once. A token is used once.
+         */
+        post: operations["TeamInvitationsController_acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/team/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline an invitation
+         * @description With your own personal credential and the token.
+         */
+        post: operations["TeamInvitationsController_declineInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/team/{team_id}/apikeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new team key of yours
+         * @description From your personal context, with a full key or a session, for a team you are a member of: the key acts in the team with your role. Shown once.
+         */
+        post: operations["TeamInvitationsController_createMemberKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v0/charges": {
         parameters: {
             query?: never;
@@ -90,7 +439,7 @@ export interface paths {
         };
         /**
          * Statement: charges per calendar period (UTC) and group
-         * @description Served from the per-day summary; sums are exact and rounded once to 3 decimals. See docs/billing.md "Statement".
+         * @description Served from the per-day summary; every figure is a sum of billed amounts (each charge line rounded to 3 decimals), so groups add up to periods and periods to the total. See docs/billing.md "Statement".
          */
         get: operations["ChargesController_summary"];
         put?: never;
@@ -110,7 +459,7 @@ export interface paths {
         };
         /**
          * Export: every daily charge line in range, streamed as CSV or NDJSON
-         * @description One row per contract, day and charge type; columns contract_id, contract_type, label, endpoint_id, workergroup_id, type, day, quantity, unit, rate, amount. Amounts are exact, unrounded decimal strings. Streamed from a database cursor; the X-Charge-Lines header carries the number of lines expected. See docs/billing.md "Export".
+         * @description One row per contract, day and charge type; columns contract_id, contract_type, label, endpoint_id, workergroup_id, type, day, quantity, unit, rate, amount, billed_amount. amount is exact and unrounded, billed_amount is it rounded to 3 decimals (what the report and statement add up). Streamed from a database cursor; the X-Charge-Lines header carries the number of lines expected. At most one export per user streams at a time (429) and a few per server (503); a client that stops reading for EXPORT_STALL_TIMEOUT_MS, or an export past EXPORT_MAX_DURATION_MS, is cut short. See docs/billing.md "Export".
          */
         get: operations["ChargesController_export"];
         put?: never;
@@ -481,6 +830,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v0/audit_logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your audit log, newest first (`show audit-logs`)
+         * @description Every write made with one of your keys or sessions, and every export: when, from where, with which key, the route and its arguments (secrets removed). Pages by X-Next-Token.
+         */
+        get: operations["AuditLogsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -528,6 +897,294 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        CreateApiKeyRequestDto: {
+            name?: string | null;
+            /** @description a permission document {"api": {<category>: {} | {<route>: {"constraints": {...}}}}}; absent or null: a full key (docs/access.md) */
+            permissions?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description an object, or its JSON text (as `vastai --key_params` sends it): ip_whitelist (addresses and CIDR ranges) and values of the document's {{name}} wildcards */
+            key_params?: ({
+                [key: string]: unknown;
+            } | string) | null;
+            /** @description when the key stops working: unix seconds, or ISO 8601 with its zone */
+            expires_at?: (number | string) | null;
+            /** @description seconds the key lives (instead of expires_at) */
+            ttl?: number | null;
+        };
+        ApiKeyCreatedDto: {
+            id: number;
+            name: string | null;
+            /** @description the first 8 characters of the key, to tell keys apart */
+            prefix: string;
+            /** @description the permission document {"api": {...}} (docs/access.md); null: a full key, as keys without one are */
+            permissions: {
+                [key: string]: unknown;
+            } | null;
+            /** @description ip_whitelist (normalised) and the wildcard values the document was filled with */
+            key_params: {
+                [key: string]: unknown;
+            } | null;
+            /** @description the team of a team-context key */
+            team_id: number | null;
+            /** @description the main key: `reset api-key` rotates it; it cannot be deleted */
+            main: boolean;
+            /** @description unix seconds */
+            created_at: number;
+            /** @description unix seconds of its latest use, written every few seconds (null: never used) */
+            last_used: number | null;
+            /** @description unix seconds; null: never */
+            expires_at: number | null;
+            /** @enum {boolean} */
+            success: true;
+            /** @description the new key: shown this once, only its fingerprint is stored */
+            key: string;
+        };
+        ApiKeyDto: {
+            id: number;
+            name: string | null;
+            /** @description the first 8 characters of the key, to tell keys apart */
+            prefix: string;
+            /** @description the permission document {"api": {...}} (docs/access.md); null: a full key, as keys without one are */
+            permissions: {
+                [key: string]: unknown;
+            } | null;
+            /** @description ip_whitelist (normalised) and the wildcard values the document was filled with */
+            key_params: {
+                [key: string]: unknown;
+            } | null;
+            /** @description the team of a team-context key */
+            team_id: number | null;
+            /** @description the main key: `reset api-key` rotates it; it cannot be deleted */
+            main: boolean;
+            /** @description unix seconds */
+            created_at: number;
+            /** @description unix seconds of its latest use, written every few seconds (null: never used) */
+            last_used: number | null;
+            /** @description unix seconds; null: never */
+            expires_at: number | null;
+        };
+        ApiKeyListDto: {
+            /** @enum {boolean} */
+            success: true;
+            /** @description the live keys of this context, oldest first */
+            apikeys: components["schemas"]["ApiKeyDto"][];
+        };
+        ApiKeyShownDto: {
+            id: number;
+            name: string | null;
+            /** @description the first 8 characters of the key, to tell keys apart */
+            prefix: string;
+            /** @description the permission document {"api": {...}} (docs/access.md); null: a full key, as keys without one are */
+            permissions: {
+                [key: string]: unknown;
+            } | null;
+            /** @description ip_whitelist (normalised) and the wildcard values the document was filled with */
+            key_params: {
+                [key: string]: unknown;
+            } | null;
+            /** @description the team of a team-context key */
+            team_id: number | null;
+            /** @description the main key: `reset api-key` rotates it; it cannot be deleted */
+            main: boolean;
+            /** @description unix seconds */
+            created_at: number;
+            /** @description unix seconds of its latest use, written every few seconds (null: never used) */
+            last_used: number | null;
+            /** @description unix seconds; null: never */
+            expires_at: number | null;
+            /** @enum {boolean} */
+            success: true;
+        };
+        ApiKeyDeletedDto: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example API key 1000001 deleted. */
+            msg: string;
+        };
+        ResetApiKeyRequestDto: {
+            /** @description "me" (the public client sends it), or your own user id */
+            client_id?: string | number;
+        };
+        ApiKeyResetDto: {
+            /** @enum {boolean} */
+            success: true;
+            /** @description the new main key (the old one no longer works) */
+            new_api_key: string;
+            /** @description id of the new main key */
+            id: number;
+            prefix: string;
+        };
+        SessionDto: {
+            id: number;
+            /** @description unix seconds */
+            created_at: number;
+            /** @description unix seconds of its latest use, written every few seconds (null: not since opened) */
+            last_used: number | null;
+            /** @description unix seconds */
+            expires_at: number;
+            /** @description client address that opened it */
+            address: string | null;
+            /** @description client address of its latest use */
+            last_address: string | null;
+            user_agent: string | null;
+            /** @description the session whose key made this request */
+            current: boolean;
+            /** @description opened by a password login that a trusted device let skip the second factor */
+            trusted_device: boolean;
+        };
+        SessionListDto: {
+            /** @enum {boolean} */
+            success: true;
+            /** @description live sessions, newest first */
+            sessions: components["schemas"]["SessionDto"][];
+        };
+        EndSessionsRequestDto: {
+            /** @description the session to end */
+            id?: number;
+            /** @description the same as id (the public service name) */
+            key_id?: number;
+            /** @description true: end every session but this one, and revoke every trusted device */
+            all?: boolean;
+        };
+        SessionsEndedDto: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Session 1000002 ended. */
+            msg: string;
+            sessions_ended: number;
+            /** @description trusted devices revoked (all: true only) */
+            devices_revoked: number;
+        };
+        CreateTeamRequestDto: {
+            team_name?: string;
+            /** @description personal credit moved to the team (at most 4 decimals); 0 by default */
+            transfer_credit?: number | string;
+        };
+        TeamRoleDto: {
+            id: number;
+            name: string;
+            /** @description the permission document; null: every permission (the owner role) */
+            permissions: {
+                [key: string]: unknown;
+            } | null;
+            /** @description owner, manager and member: made with the team, never changed */
+            is_default: boolean;
+            team_id: number;
+        };
+        TeamCreatedDto: {
+            /** @enum {boolean} */
+            success: true;
+            msg: string;
+            team_id: number;
+            team_name: string;
+            /** @description the team's credit */
+            credit: number;
+            roles: components["schemas"]["TeamRoleDto"][];
+            /** @description a new personal key with the grant the calling key had (a full key for a session): the calling key or session now acts in the team */
+            personal_api_key: components["schemas"]["ApiKeyCreatedDto"];
+        };
+        TeamDestroyedDto: {
+            /** @enum {boolean} */
+            success: true;
+            msg: string;
+        };
+        TeamPolicyRequestDto: {
+            /** @description members without 2FA are refused in the team */
+            require_tfa?: boolean;
+        };
+        TeamPolicyDto: {
+            /** @enum {boolean} */
+            success: true;
+            team_id: number;
+            team_name: string;
+            require_tfa: boolean;
+        };
+        TeamMemberDto: {
+            /** @description the user id (`remove member ID` takes it) */
+            id: number;
+            email: string;
+            username: string | null;
+            full_name: string;
+            role: string | null;
+            role_id: number | null;
+            /** @description unix seconds */
+            joined_at: number;
+        };
+        SetMemberRoleRequestDto: {
+            role?: string;
+        };
+        TeamMemberShownDto: {
+            /** @description the user id (`remove member ID` takes it) */
+            id: number;
+            email: string;
+            username: string | null;
+            full_name: string;
+            role: string | null;
+            role_id: number | null;
+            /** @description unix seconds */
+            joined_at: number;
+            /** @enum {boolean} */
+            success: true;
+        };
+        TeamRoleRequestDto: {
+            name?: string;
+            /** @description a permission document {"api": {...}} (docs/access.md) */
+            permissions?: {
+                [key: string]: unknown;
+            };
+        };
+        TeamRoleShownDto: {
+            id: number;
+            name: string;
+            /** @description the permission document; null: every permission (the owner role) */
+            permissions: {
+                [key: string]: unknown;
+            } | null;
+            /** @description owner, manager and member: made with the team, never changed */
+            is_default: boolean;
+            team_id: number;
+            /** @enum {boolean} */
+            success: true;
+        };
+        TeamInvitedDto: {
+            /** @enum {boolean} */
+            success: true;
+            msg: string;
+            invitation_id: number;
+            email: string;
+            role: string;
+            /** @description unix seconds */
+            expires_at: number;
+        };
+        TeamInvitationDto: {
+            id: number;
+            team_id: number;
+            team_name: string;
+            email: string;
+            role: string;
+            invited_by: number | null;
+            /** @description unix seconds */
+            created_at: number;
+            /** @description unix seconds */
+            expires_at: number;
+        };
+        InvitationTokenRequestDto: {
+            token?: string;
+        };
+        TeamInvitationAcceptedDto: {
+            /** @enum {boolean} */
+            success: true;
+            msg: string;
+            team_id: number;
+            team_name: string;
+            role: string;
+            /** @description your first key of the team, shown once */
+            team_api_key: components["schemas"]["ApiKeyCreatedDto"];
+        };
+        MemberTeamKeyRequestDto: {
+            name?: string | null;
+        };
         ChargeEntryMetadataDto: {
             template_id?: number;
             label?: string;
@@ -570,7 +1227,7 @@ export interface components {
             /** @example Instance 12345678 Charges - 4 days */
             description: string;
             /**
-             * @description Exact sum of the charges in range, rounded to 3 decimals once
+             * @description Sum of the billed amounts of the charges in range (each rounded to 3 decimals), 3 decimals
              * @example 41.2
              */
             amount: number;
@@ -600,7 +1257,12 @@ export interface components {
              */
             key: string;
             /**
-             * @description Exact sum, rounded once to 3 decimals
+             * @description With two dimensions (group_by=endpoint,type): the second dimension's key; groups are then (key, subkey) pairs
+             * @example serverless
+             */
+            subkey?: string;
+            /**
+             * @description Sum of billed amounts (each line rounded to 3 decimals)
              * @example 412.5
              */
             amount: number;
@@ -613,7 +1275,7 @@ export interface components {
             /** @description Groups with charges, by key */
             groups: components["schemas"]["StatementGroupDto"][];
             /**
-             * @description Exact sum of the period, rounded once
+             * @description Sum of the groups (billed amounts)
              * @example 1024.75
              */
             amount: number;
@@ -623,7 +1285,7 @@ export interface components {
             /** @description Every calendar period meeting the range, in order, also those without charges */
             periods: components["schemas"]["StatementPeriodDto"][];
             /**
-             * @description Exact sum of the range, rounded once
+             * @description Sum of the periods (billed amounts)
              * @example 3021.4
              */
             amount: number;
@@ -958,7 +1620,7 @@ export interface components {
             /** @description unix seconds */
             created_at: number;
             /** @enum {string} */
-            kind: "tfa_enabled" | "tfa_disabled" | "method_added" | "method_removed" | "method_updated" | "backup_codes_regenerated" | "backup_code_used" | "method_locked" | "login" | "session_revoked" | "admin_reset" | "device_trusted" | "device_revoked";
+            kind: "tfa_enabled" | "tfa_disabled" | "method_added" | "method_removed" | "method_updated" | "backup_codes_regenerated" | "backup_code_used" | "method_locked" | "login" | "session_revoked" | "admin_reset" | "device_trusted" | "device_revoked" | "api_key_created" | "api_key_deleted" | "api_key_reset" | "team_changed";
             /**
              * @description the factor the event is about, when one is (null otherwise)
              * @enum {string|null}
@@ -1023,6 +1685,12 @@ export interface components {
         VolumeErrorResponseDto: {
             /** @example false */
             success: boolean;
+            /**
+             * @description absent when `id` is missing from the body
+             * @example volume_listing_not_found
+             * @enum {string}
+             */
+            error?: "bad_request" | "volume_listing_not_found" | "volume_listing_active";
             /** @example Volume listing does not exist */
             msg: string;
         };
@@ -1216,6 +1884,34 @@ export interface components {
             /** @description must match the path id */
             endptjob_id?: number | null;
         };
+        AuditLogEntryDto: {
+            /** @description increases with time; the page order */
+            id: number;
+            /** @description unix seconds */
+            created_at: number;
+            /** @description client address of the request */
+            ip_address: string | null;
+            /** @description the API key that made it */
+            api_key_id: number | null;
+            /** @description the session that made it */
+            session_id: number | null;
+            /** @example PUT */
+            method: string;
+            /**
+             * @description the route template
+             * @example /api/v0/endptjobs/{id}/
+             */
+            api_route: string;
+            /**
+             * @description its permission name
+             * @example api.endptjobs.update
+             */
+            route_name: string;
+            /** @description path, query and body parameters; passwords, secrets, tokens, codes, keys and phone numbers are "[removed]" */
+            args: {
+                [key: string]: unknown;
+            };
+        };
     };
     responses: never;
     parameters: never;
@@ -1251,7 +1947,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description No Authorization header: auth_error "This action requires login." */
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1397,7 +2093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description No Authorization header: auth_error "This action requires login." */
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1407,6 +2103,2117 @@ export interface operations {
                 };
             };
             /** @description The Bearer value matches no key, or the session expired (auth_error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ApiKeysController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyListDto"];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The Bearer value matches no key, or the session expired (auth_error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ApiKeysController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreatedDto"];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The Bearer value matches no key, or the session expired (auth_error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ApiKeysController_show: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyShownDto"];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description not_found: no live key of yours with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ApiKeysController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyDeletedDto"];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description not_found: no live key of yours with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ApiKeysController_reset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ResetApiKeyRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyResetDto"];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The Bearer value matches no key, or the session expired (auth_error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    SessionsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionListDto"];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The Bearer value matches no key, or the session expired (auth_error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    SessionsController_end: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndSessionsRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEndedDto"];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description not_found: no live session of yours with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TeamsController_setPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamPolicyRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamPolicyDto"];
+                };
+            };
+            /** @description error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_context_required, team_owner_required, team_tfa_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The Bearer value matches no key, or the session expired (auth_error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TeamsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTeamRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamCreatedDto"];
+                };
+            };
+            /** @description error: bad_request, insufficient_credit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: personal_context_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The Bearer value matches no key, or the session expired (auth_error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TeamsController_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamDestroyedDto"];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_context_required, team_owner_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The Bearer value matches no key, or the session expired (auth_error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_not_empty */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TeamsController_members: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMemberDto"][];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_context_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The Bearer value matches no key, or the session expired (auth_error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TeamsController_setRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the member's user id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetMemberRoleRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMemberShownDto"];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_context_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_last_owner */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TeamsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the member's user id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamDestroyedDto"];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_context_required, permission_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_last_owner */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TeamsController_createRoleRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamRoleRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamRoleShownDto"];
+                };
+            };
+            /** @description error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_context_required, permission_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The Bearer value matches no key, or the session expired (auth_error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_role_exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TeamsController_roles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamRoleDto"][];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_context_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The Bearer value matches no key, or the session expired (auth_error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TeamsController_role: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the role name */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamRoleShownDto"];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_context_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TeamsController_updateRoleRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the role id (as `update team-role ID` sends it) or its name */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamRoleRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamRoleShownDto"];
+                };
+            };
+            /** @description error: team_role_default */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_context_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_role_exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TeamsController_removeRoleRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the role name */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamDestroyedDto"];
+                };
+            };
+            /** @description error: team_role_default */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_context_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_role_in_use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TeamInvitationsController_inviteMember: {
+        parameters: {
+            query: {
+                /** @description a role name of the team */
+                role: string;
+                email: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamInvitedDto"];
+                };
+            };
+            /** @description error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_context_required, permission_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_member_exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TeamInvitationsController_invitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamInvitationDto"][];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The Bearer value matches no key, or the session expired (auth_error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TeamInvitationsController_revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamDestroyedDto"];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_context_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TeamInvitationsController_acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationTokenRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamInvitationAcceptedDto"];
+                };
+            };
+            /** @description error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: personal_context_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: team_member_exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TeamInvitationsController_declineInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationTokenRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamDestroyedDto"];
+                };
+            };
+            /** @description error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: personal_context_required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TeamInvitationsController_createMemberKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MemberTeamKeyRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreatedDto"];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: personal_context_required, permission_denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1488,7 +4295,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description No Authorization header: auth_error "This action requires login." */
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1551,9 +4358,11 @@ export interface operations {
     ChargesController_summary: {
         parameters: {
             query: {
-                /** @description default type */
-                group_by?: "type" | "endpoint" | "workergroup" | "label";
-                /** @description UTC; weeks start on Monday (default month) */
+                /** @description type, endpoint, workergroup or label (default type); or two joined by a comma, one of them type (endpoint,type): groups are then (key, subkey) pairs */
+                group_by?: unknown;
+                /** @description IANA time zone (default UTC): the range holds the days whose midnight in this zone lies in it, and days, weeks and months follow its calendar (a DST day is 23 or 25 hours) */
+                tz?: unknown;
+                /** @description In the tz calendar (default UTC); weeks start on Monday (default month) */
                 period?: "day" | "week" | "month";
                 /** @description JSON: {"day": {"gte": <unix s>, "lte": <unix s>}, "type": {"in": ["instance","volume","serverless"]}} */
                 select_filters: unknown;
@@ -1572,7 +4381,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChargeStatementDto"];
                 };
             };
-            /** @description Missing day range, invalid filter, period or group_by */
+            /** @description Missing day range, invalid filter, period, group_by or tz */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1581,7 +4390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description No Authorization header: auth_error "This action requires login." */
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1644,6 +4453,12 @@ export interface operations {
     ChargesController_export: {
         parameters: {
             query: {
+                /** @description IANA time zone (default UTC): the range holds the days whose midnight in this zone lies in it, and days, weeks and months follow its calendar (a DST day is 23 or 25 hours) */
+                tz?: unknown;
+                /** @description csv only, default false: start the file with a UTF-8 byte order mark */
+                bom?: "true" | "false";
+                /** @description csv only, default true: a text cell starting with =, +, -, @, tab or CR is prefixed with ' so spreadsheets show it as text (numbers are never altered); false: as stored */
+                escape_formulas?: "true" | "false";
                 /** @description default csv */
                 format?: "csv" | "ndjson";
                 /** @description JSON: {"day": {"gte": <unix s>, "lte": <unix s>}, "type": {"in": ["instance","volume","serverless"]}} */
@@ -1667,7 +4482,7 @@ export interface operations {
                     "application/x-ndjson": string;
                 };
             };
-            /** @description Missing day range, invalid filter or format */
+            /** @description Missing day range, invalid filter, format or tz */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1676,7 +4491,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description No Authorization header: auth_error "This action requires login." */
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1695,7 +4510,7 @@ export interface operations {
                 };
             };
             /**
-             * @description {"detail": "API requests too frequent endpoint threshold=10.0"}
+             * @description {"detail": "API requests too frequent endpoint threshold=10.0"}, or an export of the caller is already streaming
              *
              *     Too frequent; see Retry-After
              */
@@ -1885,13 +4700,13 @@ export interface operations {
                     "application/json": components["schemas"]["TfaErrorResponseDto"];
                 };
             };
-            /** @description error: tfa_locked */
+            /** @description error: tfa_locked; or {"detail"} when too many requests (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                    "application/json": components["schemas"]["TfaErrorResponseDto"] | components["schemas"]["RateLimitedDto"];
                 };
             };
             /** @description Unexpected error: the same envelope, never a stack trace */
@@ -1981,13 +4796,13 @@ export interface operations {
                     "application/json": components["schemas"]["TfaErrorResponseDto"];
                 };
             };
-            /** @description error: tfa_locked */
+            /** @description error: tfa_locked; or {"detail"} when too many requests (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                    "application/json": components["schemas"]["TfaErrorResponseDto"] | components["schemas"]["RateLimitedDto"];
                 };
             };
             /** @description Unexpected error: the same envelope, never a stack trace */
@@ -2080,13 +4895,13 @@ export interface operations {
                     "application/json": components["schemas"]["TfaErrorResponseDto"];
                 };
             };
-            /** @description error: sms_rate_limited */
+            /** @description error: sms_rate_limited; or {"detail"} when too many requests (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                    "application/json": components["schemas"]["TfaErrorResponseDto"] | components["schemas"]["RateLimitedDto"];
                 };
             };
             /** @description Unexpected error: the same envelope, never a stack trace */
@@ -2179,13 +4994,13 @@ export interface operations {
                     "application/json": components["schemas"]["TfaErrorResponseDto"];
                 };
             };
-            /** @description error: preauth_phone_cap, sms_rate_limited */
+            /** @description error: preauth_phone_cap, sms_rate_limited; or {"detail"} when too many requests (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                    "application/json": components["schemas"]["TfaErrorResponseDto"] | components["schemas"]["RateLimitedDto"];
                 };
             };
             /** @description Unexpected error: the same envelope, never a stack trace */
@@ -2278,13 +5093,13 @@ export interface operations {
                     "application/json": components["schemas"]["TfaErrorResponseDto"];
                 };
             };
-            /** @description error: preauth_phone_cap, sms_rate_limited */
+            /** @description error: preauth_phone_cap, sms_rate_limited; or {"detail"} when too many requests (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                    "application/json": components["schemas"]["TfaErrorResponseDto"] | components["schemas"]["RateLimitedDto"];
                 };
             };
             /** @description Unexpected error: the same envelope, never a stack trace */
@@ -2446,13 +5261,13 @@ export interface operations {
                     "application/json": components["schemas"]["TfaErrorResponseDto"];
                 };
             };
-            /** @description error: tfa_locked */
+            /** @description error: tfa_locked; or {"detail"} when too many requests (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                    "application/json": components["schemas"]["TfaErrorResponseDto"] | components["schemas"]["RateLimitedDto"];
                 };
             };
             /** @description Unexpected error: the same envelope, never a stack trace */
@@ -2542,13 +5357,13 @@ export interface operations {
                     "application/json": components["schemas"]["TfaErrorResponseDto"];
                 };
             };
-            /** @description error: preauth_phone_cap, sms_rate_limited */
+            /** @description error: preauth_phone_cap, sms_rate_limited; or {"detail"} when too many requests (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                    "application/json": components["schemas"]["TfaErrorResponseDto"] | components["schemas"]["RateLimitedDto"];
                 };
             };
             /** @description error: challenge_creation_failed */
@@ -2628,13 +5443,13 @@ export interface operations {
                     "application/json": components["schemas"]["TfaErrorResponseDto"];
                 };
             };
-            /** @description error: tfa_locked */
+            /** @description error: tfa_locked; or {"detail"} when too many requests (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                    "application/json": components["schemas"]["TfaErrorResponseDto"] | components["schemas"]["RateLimitedDto"];
                 };
             };
             /** @description Unexpected error: the same envelope, never a stack trace */
@@ -2809,13 +5624,13 @@ export interface operations {
                     "application/json": components["schemas"]["TfaErrorResponseDto"];
                 };
             };
-            /** @description error: tfa_locked */
+            /** @description error: tfa_locked; or {"detail"} when too many requests (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                    "application/json": components["schemas"]["TfaErrorResponseDto"] | components["schemas"]["RateLimitedDto"];
                 };
             };
             /** @description Unexpected error: the same envelope, never a stack trace */
@@ -2912,13 +5727,13 @@ export interface operations {
                     "application/json": components["schemas"]["TfaErrorResponseDto"];
                 };
             };
-            /** @description error: preauth_phone_cap, sms_rate_limited */
+            /** @description error: preauth_phone_cap, sms_rate_limited; or {"detail"} when too many requests (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                    "application/json": components["schemas"]["TfaErrorResponseDto"] | components["schemas"]["RateLimitedDto"];
                 };
             };
             /** @description Unexpected error: the same envelope, never a stack trace */
@@ -3002,13 +5817,13 @@ export interface operations {
                     "application/json": components["schemas"]["TfaErrorResponseDto"];
                 };
             };
-            /** @description error: tfa_locked */
+            /** @description error: tfa_locked; or {"detail"} when too many requests (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                    "application/json": components["schemas"]["TfaErrorResponseDto"] | components["schemas"]["RateLimitedDto"];
                 };
             };
             /** @description Unexpected error: the same envelope, never a stack trace */
@@ -3105,13 +5920,13 @@ export interface operations {
                     "application/json": components["schemas"]["TfaErrorResponseDto"];
                 };
             };
-            /** @description error: preauth_phone_cap, sms_rate_limited */
+            /** @description error: preauth_phone_cap, sms_rate_limited; or {"detail"} when too many requests (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TfaErrorResponseDto"];
+                    "application/json": components["schemas"]["TfaErrorResponseDto"] | components["schemas"]["RateLimitedDto"];
                 };
             };
             /** @description Unexpected error: the same envelope, never a stack trace */
@@ -3426,7 +6241,7 @@ export interface operations {
                     "application/json": components["schemas"]["VolumeErrorResponseDto"];
                 };
             };
-            /** @description No Authorization header: auth_error "This action requires login." */
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3512,7 +6327,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description No Authorization header: auth_error "This action requires login." */
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3598,7 +6413,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description No Authorization header: auth_error "This action requires login." */
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3690,7 +6505,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description No Authorization header: auth_error "This action requires login." */
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3778,7 +6593,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description No Authorization header: auth_error "This action requires login." */
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3797,6 +6612,98 @@ export interface operations {
                 };
             };
             /** @description Too many of this user’s requests to this endpoint in flight; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    AuditLogsController_list: {
+        parameters: {
+            query?: {
+                /** @description X-Next-Token of the previous page */
+                after_token?: unknown;
+                /** @description integer >= 1, default 100, served at most 500 */
+                limit?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description entries, newest first */
+            200: {
+                headers: {
+                    /** @description pass as after_token for the next page; absent on the last page */
+                    "X-Next-Token"?: string;
+                    /** @description the next page, rel="next"; absent on the last page */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogEntryDto"][];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The Bearer value matches no key, or the session expired (auth_error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;

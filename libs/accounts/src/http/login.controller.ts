@@ -1,64 +1,13 @@
-import { AccountsError } from '../domain/errors';
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import {
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiParamOptions,
-  ApiProperty,
-  ApiPropertyOptional,
-  ApiTags,
-} from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiParamOptions, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public, requestOrigin } from '@app/platform';
-import { PasswordLoginUseCase } from '../application/password-login.use-case';
+import { PasswordLoginUseCase } from '../application/credentials/password-login.use-case';
+import { AccountsError } from '../domain/errors';
 import { PasswordLoginResponse, presentPasswordLogin } from './password-login.presenter';
-import { DEVICE_COOKIE, requestCookie, SESSION_COOKIE, setSessionCookie } from './session-cookie';
-import { UserResponseDto } from './user.response.dto';
-
-export class PasswordLoginRequestDto {
-  @ApiPropertyOptional({ description: 'username or email; one of the two is required' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(320)
-  username?: string;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(320)
-  email?: string;
-
-  @ApiProperty()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(1024)
-  password: string;
-}
-
-export class PasswordLoginResponseDto {
-  @ApiProperty() success: boolean;
-  @ApiProperty({ description: 'true when a second factor must complete the login' })
-  tfa_required: boolean;
-  @ApiPropertyOptional({
-    description: 'without 2FA: the new session key (also in a cookie and X-Session-Key)',
-  })
-  session_key?: string;
-  @ApiPropertyOptional({ description: 'without 2FA: session expiry, unix seconds' })
-  expires_at?: number;
-  @ApiPropertyOptional({ type: UserResponseDto }) user?: UserResponseDto;
-  @ApiPropertyOptional({
-    description: 'with 2FA: opens a 10-minute login challenge; send it back to the 2FA routes',
-  })
-  tfa_secret?: string;
-  @ApiPropertyOptional({
-    description: 'with 2FA: the configured methods',
-    type: 'array',
-    items: { type: 'object' },
-  })
-  methods?: Extract<PasswordLoginResponse, { tfa_required: true }>['methods'];
-}
+import { DEVICE_COOKIE, requestCookie, setSessionCookie } from './session-cookie';
+import { PasswordLoginRequestDto } from './password-login.request.dto';
+import { PasswordLoginResponseDto } from './password-login.response.dto';
 
 /**
  * The trusted-device cookie, documented as the cookie parameter it is (swagger's ApiParam
@@ -115,5 +64,3 @@ export class LoginController {
     return presentPasswordLogin(result);
   }
 }
-
-export { SESSION_COOKIE };

@@ -1,13 +1,10 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CurrentPrincipal, Principal, requestOrigin } from '@app/platform';
-import { LogoutUseCase } from '../application/logout.use-case';
+import { Access, CurrentPrincipal, Principal, requestOrigin, SecurityWrite } from '@app/platform';
+import { LogoutUseCase } from '../application/sessions/logout.use-case';
+import { LogoutResponseDto } from './logout.response.dto';
 import { SESSION_COOKIE } from './session-cookie';
-
-export class LogoutResponseDto {
-  @ApiProperty({ enum: [true] }) success: boolean;
-}
 
 @ApiTags('users')
 @ApiBearerAuth()
@@ -16,6 +13,8 @@ export class LogoutController {
   constructor(private readonly logout: LogoutUseCase) {}
 
   @Post('logout')
+  @Access('user_write', 'api.user.logout')
+  @SecurityWrite()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Log out',

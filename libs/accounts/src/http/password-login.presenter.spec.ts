@@ -18,7 +18,7 @@ const user: User = {
 };
 
 describe('presentPasswordLogin', () => {
-  it('the second step: the secret and each method as the spec writes its record', () => {
+  it('the second step: the secret and each method as its 2FA method record', () => {
     const body = presentPasswordLogin({
       kind: 'second_factor',
       user,

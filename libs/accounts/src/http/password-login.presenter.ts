@@ -1,4 +1,4 @@
-import { PasswordLoginResult } from '../application/password-login.use-case';
+import { PasswordLoginResult } from '../application/credentials/password-login.use-case';
 import { LegacySecondFactor } from '../application/ports/login-second-factor.port';
 import {
   presentSecondFactorMethod,

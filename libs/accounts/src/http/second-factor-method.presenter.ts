@@ -1,6 +1,6 @@
 import { SecondFactorMethod } from '../application/ports/login-second-factor.port';
 
-/** The spec's "2FA method record": epoch seconds, the phone masked, never a TOTP secret. */
+/** The "2FA method record" (docs/identity-tfa.md): epoch seconds, the phone masked, never a TOTP secret. */
 export interface SecondFactorMethodRecord {
   id: number;
   user_id: number;

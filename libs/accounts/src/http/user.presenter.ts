@@ -2,7 +2,7 @@ import { User } from '../domain/user';
 import { UserResponseDto } from './user.response.dto';
 
 /**
- * The user object of the spec (id, email, full_name, tfa_status, ...) plus the fields the
+ * The user object (id, email, full_name, tfa_status, ...; docs/identity-tfa.md) plus the fields the
  * public client's `show user` table reads. Never a hash or key.
  */
 export function presentUser(user: User): UserResponseDto {

@@ -1,9 +1,9 @@
 import { AccountsError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
 import { FixtureLoader, FixtureSummary } from '@app/platform';
-import { CreateApiKeyUseCase } from '../application/create-api-key.use-case';
-import { CreateUserUseCase } from '../application/create-user.use-case';
-import { TeamRepository } from '../application/ports/credential.repository.port';
+import { CreateApiKeyUseCase } from '../application/api-keys/create-api-key.use-case';
+import { CreateUserUseCase } from '../application/users/create-user.use-case';
+import { TeamRepository } from '../application/ports/team.repository.port';
 
 type Row = Record<string, unknown>;
 
@@ -63,7 +63,12 @@ export class UsersFixtureLoader extends FixtureLoader {
   }
 }
 
-/** `teams`: members and team-scoped API keys. */
+/**
+ * `teams`: members and team-scoped API keys. A key is for a member only (listed in the
+ * row's `members`, or a member already): a team key acts within its member's role, and a
+ * key of someone outside the team would have none to act within, so such a fixture is
+ * refused, naming the key's place, rather than loaded (docs/fixtures.md).
+ */
 @Injectable()
 export class TeamsFixtureLoader extends FixtureLoader {
   readonly section = 'teams';
@@ -88,12 +93,19 @@ export class TeamsFixtureLoader extends FixtureLoader {
         if (!Number.isInteger(member))
           throw new AccountsError('bad_request', `teams[${id}].members must be user ids`);
         await this.teams.addMember(id, member as number);
+        // A fixture member is an owner of the team, as members were before roles existed.
+        await this.teams.giveOwnerRole(id, member as number);
       }
       for (const key of (raw.api_keys as Row[] | undefined) ?? []) {
         const userId = field<number>(key, 'user_id', 'number', 'teams.api_keys');
         const value = field<string>(key, 'key', 'string', 'teams.api_keys');
         if (!userId || !value)
           throw new AccountsError('bad_request', `teams[${id}].api_keys need user_id and key`);
+        if (!(await this.teams.isMember(id, userId)))
+          throw new AccountsError(
+            'bad_request',
+            `teams[${id}].api_keys: user ${userId} is not a member of team ${id}; list them in teams[${id}].members first`,
+          );
         await this.createApiKey.execute(userId, id, value);
       }
       ids.push(id);

@@ -1,10 +1,10 @@
 import { AccountsError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
 import { OperatorCommand } from '@app/platform';
-import { CreateApiKeyUseCase } from '../application/create-api-key.use-case';
-import { CreateUserUseCase } from '../application/create-user.use-case';
+import { CreateApiKeyUseCase } from '../application/api-keys/create-api-key.use-case';
+import { CreateUserUseCase } from '../application/users/create-user.use-case';
 import { UserRepository } from '../application/ports/user.repository.port';
-import { RevokeUserSessionsUseCase } from '../application/revoke-user-sessions.use-case';
+import { RevokeUserSessionsUseCase } from '../application/sessions/revoke-user-sessions.use-case';
 
 function positiveInt(value: unknown, name: string): number {
   const parsed = Number(value);
@@ -95,11 +95,12 @@ export class AccountsCommands {
       },
       {
         name: 'user:revoke-sessions',
-        description: 'End every session of a user (API keys stay valid)',
+        description: 'End every session and every trusted device of a user (API keys stay valid)',
         arguments: ['<id>'],
         run: async ([id]) => {
           const userId = positiveInt(id, 'id');
-          return { id: userId, revoked: await this.revokeSessions.execute(userId) };
+          const ended = await this.revokeSessions.execute(userId);
+          return { id: userId, revoked: ended.sessions, devices_revoked: ended.devices };
         },
       },
     ];

@@ -1,7 +1,6 @@
-import {
-  CredentialRepository,
-  TeamRepository,
-} from '../application/ports/credential.repository.port';
+import { FULL_PERMISSIONS } from '@app/platform';
+import { CredentialRepository } from '../application/ports/credential.repository.port';
+import { TeamRepository } from '../application/ports/team.repository.port';
 import { InMemoryCredentialCache } from './in-memory-credential-cache';
 
 /** What the contract runs against. */
@@ -54,6 +53,8 @@ export function credentialRepositoryContract(
       expiresAt: null,
       revokedAt: null,
       isAdminUser: true,
+      permissions: FULL_PERMISSIONS,
+      ipAllowlist: null,
     });
     expect(await credentials.findByHash(hash('no-such-key'))).toBeNull();
     await expect(
@@ -103,6 +104,8 @@ export function credentialRepositoryContract(
       expiresAt,
       revokedAt: null,
       isAdminUser: false,
+      permissions: FULL_PERMISSIONS,
+      ipAllowlist: null,
     });
     expect(await credentials.revokeSession(id, NOW)).toBe(true);
     expect(await credentials.revokeSession(id, NOW)).toBe(false);

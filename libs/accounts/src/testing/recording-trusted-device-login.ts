@@ -15,6 +15,12 @@ export class RecordingTrustedDeviceLogin extends TrustedDeviceLogin {
     this.accepted.set(token, userId);
   }
 
+  /** Device ids are the position of the token in the order the tokens were trusted. */
+  async recognise(user: User, deviceToken: string): Promise<number | null> {
+    if (this.accepted.get(deviceToken) !== user.id) return null;
+    return [...this.accepted.keys()].indexOf(deviceToken) + 1;
+  }
+
   async accept(user: User, deviceToken: string, origin: RequestOrigin): Promise<boolean> {
     this.checks.push({ userId: user.id, token: deviceToken, origin });
     return this.accepted.get(deviceToken) === user.id;

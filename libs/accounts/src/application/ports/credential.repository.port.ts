@@ -1,10 +1,13 @@
 import { CredentialRecord } from '../../domain/credential';
+import { SessionOrigin } from '../../domain/session';
 
 export interface NewApiKey {
   userId: number;
   teamId: number | null;
   keyHash: string;
   keyPrefix: string;
+  /** The user's main key (the one `reset api-key` rotates); it takes over from the previous. */
+  main?: boolean;
 }
 
 export interface NewSession {
@@ -13,6 +16,8 @@ export interface NewSession {
   keyHash: string;
   isAdmin: boolean;
   expiresAt: Date;
+  /** Where it was opened, for the session list; absent: unknown. */
+  origin?: SessionOrigin;
 }
 
 export abstract class CredentialRepository {
@@ -25,11 +30,4 @@ export abstract class CredentialRepository {
   abstract revokeSession(sessionId: number, at: Date): Promise<boolean>;
   /** Ends the user's live sessions, all but `exceptSessionId`; returns how many. */
   abstract revokeSessionsOf(userId: number, at: Date, exceptSessionId?: number): Promise<number>;
-}
-
-export abstract class TeamRepository {
-  abstract upsert(team: { id: number; name: string }): Promise<void>;
-  abstract create(name: string): Promise<number>;
-  abstract addMember(teamId: number, userId: number): Promise<void>;
-  abstract isMember(teamId: number, userId: number): Promise<boolean>;
 }

@@ -1,8 +1,8 @@
 import { User } from '../../domain/user';
 
 /**
- * A configured second factor of the user, as the login offers it: the spec's "2FA method
- * record" in domain terms. Its wire form is `presentSecondFactorMethod` (accounts' http/),
+ * A configured second factor of the user, as the login offers it: the "2FA method
+ * record" of docs/identity-tfa.md in domain terms. Its wire form is `presentSecondFactorMethod` (accounts' http/),
  * which the 2FA routes answer too.
  */
 export interface SecondFactorMethod {

@@ -1,7 +1,10 @@
 import { RequestOrigin } from '@app/platform';
 
-/** Why accounts ended sessions: the holder logged out, or an operator ended them all. */
-export type SessionEndCause = 'logout' | 'operator';
+/**
+ * Why accounts ended sessions: the holder logged out, the user ended them (DELETE
+ * /api/v0/auth/sessions/), or an operator ended them all.
+ */
+export type SessionEndCause = 'logout' | 'user' | 'operator';
 
 /**
  * Hears about sessions accounts ends, for the user's security history. Implemented by

@@ -32,6 +32,7 @@ describe('PostgresCredentialRepository and PostgresTeamRepository (real PostgreS
           return id;
         },
         addMember: (teamId, userId) => teamRepository.addMember(teamId, userId),
+        giveOwnerRole: (teamId, userId) => teamRepository.giveOwnerRole(teamId, userId),
         isMember: (teamId, userId) => teamRepository.isMember(teamId, userId),
       },
       cache,

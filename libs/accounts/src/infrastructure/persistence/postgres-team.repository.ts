@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionalEntityManager } from '@app/platform';
-import { TeamRepository } from '../../application/ports/credential.repository.port';
+import { TeamRepository } from '../../application/ports/team.repository.port';
+import { DEFAULT_TEAM_ROLES, OWNER_ROLE } from '../../domain/team';
 
 @Injectable()
 export class PostgresTeamRepository extends TeamRepository {
@@ -27,6 +28,21 @@ export class PostgresTeamRepository extends TeamRepository {
     await this.tx.rows(
       `INSERT INTO team_members (team_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
       [teamId, userId],
+    );
+  }
+
+  async giveOwnerRole(teamId: number, userId: number): Promise<void> {
+    await this.tx.rows(
+      `INSERT INTO team_roles (team_id, name, permissions, is_default)
+       SELECT $1, r.name, r.permissions, true
+         FROM jsonb_to_recordset($2::jsonb) AS r (name text, permissions jsonb)
+       ON CONFLICT (team_id, lower(name)) DO NOTHING`,
+      [teamId, JSON.stringify(DEFAULT_TEAM_ROLES)],
+    );
+    await this.tx.rows(
+      `UPDATE team_members m SET role_id = r.id FROM team_roles r
+        WHERE m.team_id = $1 AND m.user_id = $2 AND r.team_id = $1 AND r.name = $3`,
+      [teamId, userId, OWNER_ROLE],
     );
   }
 

@@ -76,6 +76,8 @@ export class PostgresUserRepository extends UserRepository {
       `UPDATE users SET tfa_enabled = $2, tfa_status = $3, updated_at = now() WHERE id = $1`,
       [userId, enabled, status],
     );
+    // A team that requires 2FA reads it with every cached team key of the user.
+    this.credentialCache.userChanged(userId);
   }
 
   async setSmsFraudFlag(userId: number, flaggedAt: Date | null): Promise<boolean> {
