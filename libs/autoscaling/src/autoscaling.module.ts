@@ -1,8 +1,8 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { ErrorCatalog, FixtureRegistry } from '@app/platform';
+import { ErrorCatalog, FixtureRegistry, RateLimitRegistry } from '@app/platform';
 import { CreateEndpointGroupUseCase } from './application/create-endpoint-group.use-case';
 import { DeleteEndpointGroupUseCase } from './application/delete-endpoint-group.use-case';
-import { EndpointGroupKeys } from './application/endpoint-group-key';
+import { EndpointGroupKeys } from './application/endpoint-group-keys.service';
 import { ListEndpointGroupsUseCase } from './application/list-endpoint-groups.use-case';
 import { EndpointGroupRepository } from './application/ports/endpoint-group.repository.port';
 import { UpdateEndpointGroupUseCase } from './application/update-endpoint-group.use-case';
@@ -10,6 +10,7 @@ import { AUTOSCALING_ERRORS } from './domain/errors';
 import { EndpointGroupsController } from './http/endpoint-groups.controller';
 import { EndpointGroupsFixtureLoader } from './infrastructure/endpoint-groups-fixture.loader';
 import { PostgresEndpointGroupRepository } from './infrastructure/persistence/postgres-endpoint-group.repository';
+import { AUTOSCALING_RATE_LIMITS } from './http/rate-limits';
 
 /** Autoscaling endpoint groups: create, list, update, delete, each with its worker key. */
 @Module({
@@ -27,10 +28,12 @@ import { PostgresEndpointGroupRepository } from './infrastructure/persistence/po
 export class AutoscalingModule implements OnModuleInit {
   constructor(
     errors: ErrorCatalog,
+    rateLimits: RateLimitRegistry,
     private readonly fixtures: FixtureRegistry,
     private readonly groupsFixture: EndpointGroupsFixtureLoader,
   ) {
     errors.register(AUTOSCALING_ERRORS);
+    rateLimits.register(AUTOSCALING_RATE_LIMITS);
   }
 
   onModuleInit(): void {

@@ -1,5 +1,5 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { ErrorCatalog, FixtureRegistry } from '@app/platform';
+import { ErrorCatalog, FixtureRegistry, RateLimitRegistry } from '@app/platform';
 import { VolumeListingAuditLog } from './application/ports/volume-listing-audit-log.port';
 import { VolumeListingRepository } from './application/ports/volume-listing.repository.port';
 import { UnlistVolumeUseCase } from './application/unlist-volume.use-case';
@@ -8,6 +8,7 @@ import { VOLUMES_ERRORS } from './domain/errors';
 import { PostgresVolumeListingAuditLog } from './infrastructure/persistence/postgres-volume-listing-audit-log';
 import { PostgresVolumeListingRepository } from './infrastructure/persistence/postgres-volume-listing.repository';
 import { VolumeListingsFixtureLoader } from './infrastructure/volume-listings-fixture.loader';
+import { VOLUMES_RATE_LIMITS } from './http/rate-limits';
 
 /** Volume listings on the marketplace: unlisting, with an audit trail. */
 @Module({
@@ -22,10 +23,12 @@ import { VolumeListingsFixtureLoader } from './infrastructure/volume-listings-fi
 export class MarketplaceVolumesModule implements OnModuleInit {
   constructor(
     errors: ErrorCatalog,
+    rateLimits: RateLimitRegistry,
     private readonly fixtures: FixtureRegistry,
     private readonly listingsFixture: VolumeListingsFixtureLoader,
   ) {
     errors.register(VOLUMES_ERRORS);
+    rateLimits.register(VOLUMES_RATE_LIMITS);
   }
 
   onModuleInit(): void {

@@ -2,7 +2,7 @@ import { ManualClock } from '@app/platform/testing';
 import { autoscalingKit } from '../testing/autoscaling-kit';
 import { InMemoryEndpointGroupRepository } from '../testing/in-memory-endpoint-groups';
 import { CreateEndpointGroupUseCase } from './create-endpoint-group.use-case';
-import { EndpointGroupKeys } from './endpoint-group-key';
+import { EndpointGroupKeys } from './endpoint-group-keys.service';
 
 describe('CreateEndpointGroupUseCase', () => {
   const OWNER = 7;

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, UnitOfWork } from '@app/platform';
 import { EndpointGroupOptionsPatch, newEndpointGroupOptions } from '../domain/endpoint-group';
-import { EndpointGroupKeys } from './endpoint-group-key';
+import { EndpointGroupKeys } from './endpoint-group-keys.service';
 import { EndpointGroupRepository } from './ports/endpoint-group.repository.port';
 
 export interface CreateEndpointGroupCommand {
   userId: number;
+  /** The team of the caller's context: the group is the team's (docs/teams.md). */
+  teamId?: number | null;
   options: EndpointGroupOptionsPatch;
 }
 
@@ -26,6 +28,7 @@ export class CreateEndpointGroupUseCase {
       await this.groups.insert({
         id,
         userId: command.userId,
+        teamId: command.teamId ?? null,
         options,
         state: 'active',
         apiKeyCiphertext: this.keys.seal(id, this.keys.generate()),

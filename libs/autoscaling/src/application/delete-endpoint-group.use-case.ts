@@ -5,6 +5,7 @@ import { EndpointGroupRepository } from './ports/endpoint-group.repository.port'
 
 export interface DeleteEndpointGroupCommand {
   userId: number;
+  teamId?: number | null;
   groupId: number;
 }
 
@@ -14,7 +15,11 @@ export class DeleteEndpointGroupUseCase {
   constructor(private readonly groups: EndpointGroupRepository) {}
 
   async execute(command: DeleteEndpointGroupCommand): Promise<void> {
-    const deleted = await this.groups.deleteOwned(command.groupId, command.userId);
+    const deleted = await this.groups.deleteOwned(
+      command.groupId,
+      command.userId,
+      command.teamId ?? null,
+    );
     if (!deleted)
       throw new AutoscalingError(
         'endpoint_group_not_found',

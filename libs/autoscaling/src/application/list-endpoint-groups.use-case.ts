@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EndpointGroup } from '../domain/endpoint-group';
-import { EndpointGroupKeys } from './endpoint-group-key';
+import { EndpointGroupKeys } from './endpoint-group-keys.service';
 import { EndpointGroupRepository } from './ports/endpoint-group.repository.port';
 
 export interface EndpointGroupWithKey {
@@ -19,8 +19,9 @@ export class ListEndpointGroupsUseCase {
     private readonly keys: EndpointGroupKeys,
   ) {}
 
-  async execute(userId: number): Promise<EndpointGroupWithKey[]> {
-    const stored = await this.groups.listByUser(userId);
+  /** The groups of the caller's context: a team's (`teamId`), or the user's own. */
+  async execute(userId: number, teamId: number | null = null): Promise<EndpointGroupWithKey[]> {
+    const stored = await this.groups.listByUser(userId, teamId);
     return stored.map(({ apiKeyCiphertext, ...group }) => {
       const apiKey = this.keys.open(group.id, apiKeyCiphertext);
       if (apiKey === null) this.logger.error(`Endpoint group ${group.id}: api key undecryptable`);

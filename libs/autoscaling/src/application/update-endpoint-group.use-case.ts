@@ -12,6 +12,7 @@ import { EndpointGroupRepository } from './ports/endpoint-group.repository.port'
 
 export interface UpdateEndpointGroupCommand {
   userId: number;
+  teamId?: number | null;
   groupId: number;
   /** Only the options to change; absent ones keep their current value. */
   options: EndpointGroupOptionsPatch;
@@ -29,7 +30,11 @@ export class UpdateEndpointGroupUseCase {
 
   execute(command: UpdateEndpointGroupCommand): Promise<void> {
     return this.uow.run(async () => {
-      const group = await this.groups.findOwnedForUpdate(command.groupId, command.userId);
+      const group = await this.groups.findOwnedForUpdate(
+        command.groupId,
+        command.userId,
+        command.teamId ?? null,
+      );
       if (!group)
         throw new AutoscalingError(
           'endpoint_group_not_found',

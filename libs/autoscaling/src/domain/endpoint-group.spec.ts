@@ -1,4 +1,4 @@
-import { DomainError } from '@app/platform';
+import { thrownBy } from '@app/platform/testing';
 import {
   DEFAULT_ENDPOINT_GROUP_OPTIONS,
   EndpointGroup,
@@ -8,16 +8,6 @@ import {
   newEndpointGroupOptions,
   updatedEndpointGroup,
 } from './endpoint-group';
-
-function rejection(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 const group = (overrides: EndpointGroupOptionsPatch = {}): EndpointGroup => ({
   id: 1,
@@ -29,7 +19,7 @@ const group = (overrides: EndpointGroupOptionsPatch = {}): EndpointGroup => ({
 });
 
 describe('endpoint group options', () => {
-  it('takes the spec defaults for everything not given', () => {
+  it('takes the documented defaults for everything not given', () => {
     expect(newEndpointGroupOptions({})).toEqual({
       minLoad: 0,
       minColdLoad: 0,
@@ -85,7 +75,7 @@ describe('endpoint group options', () => {
     [{ minLoad: Number.NaN }, 'min_load'],
     [{ coldMult: Number.POSITIVE_INFINITY }, 'cold_mult'],
   ])('refuses %p naming %s', (patch, field) => {
-    const error = rejection(() => newEndpointGroupOptions(patch));
+    const error = thrownBy(() => newEndpointGroupOptions(patch));
     expect(error.code).toBe('invalid_args');
     expect(error.message).toContain(`${field}:`);
   });
@@ -110,10 +100,10 @@ describe('updatedEndpointGroup', () => {
   it('re-validates the merged result against the current values', () => {
     const current = group({ coldWorkers: 4, maxWorkers: 8, maxQueueTime: 20, targetQueueTime: 5 });
     expect(
-      rejection(() => updatedEndpointGroup(current, { maxWorkers: 3 }, undefined)).message,
+      thrownBy(() => updatedEndpointGroup(current, { maxWorkers: 3 }, undefined)).message,
     ).toContain('cold_workers:');
     expect(
-      rejection(() => updatedEndpointGroup(current, { maxQueueTime: 4 }, undefined)).message,
+      thrownBy(() => updatedEndpointGroup(current, { maxQueueTime: 4 }, undefined)).message,
     ).toContain('target_queue_time:');
     expect(
       updatedEndpointGroup(current, { maxWorkers: 3, coldWorkers: 3 }, undefined).options,
@@ -122,7 +112,7 @@ describe('updatedEndpointGroup', () => {
 
   it('changes the state only to a known one', () => {
     expect(updatedEndpointGroup(group(), {}, 'stopped').state).toBe('stopped');
-    const error = rejection(() => updatedEndpointGroup(group(), {}, 'paused' as EndpointState));
+    const error = thrownBy(() => updatedEndpointGroup(group(), {}, 'paused' as EndpointState));
     expect(error.message).toContain('endpoint_state:');
   });
 });

@@ -21,10 +21,10 @@ export interface EndpointGroupOptions {
 export type EndpointGroupOptionsPatch = Partial<EndpointGroupOptions>;
 
 /**
- * The spec's defaults. inactivity_timeout has none in the spec: 600 s lets an endpoint
+ * The documented defaults (docs/marketplace.md). inactivity_timeout has none documented: 600 s lets an endpoint
  * ride out ordinary gaps between bursts without a cold start, yet an abandoned endpoint
  * stops holding active workers within minutes. A number (not "never") keeps the stored
- * option an integer, as the spec types it, and reachable again by a later update.
+ * option an integer, as the wire types it, and reachable again by a later update.
  */
 export const DEFAULT_ENDPOINT_GROUP_OPTIONS: Readonly<EndpointGroupOptions> = Object.freeze({
   minLoad: 0.0,
@@ -41,7 +41,10 @@ export const DEFAULT_ENDPOINT_GROUP_OPTIONS: Readonly<EndpointGroupOptions> = Ob
 
 export interface EndpointGroup {
   readonly id: number;
+  /** Who made it; in a team, the member. */
   readonly userId: number;
+  /** The team that owns it (made in the team's context), or null: its user's own. */
+  readonly teamId?: number | null;
   readonly options: EndpointGroupOptions;
   readonly state: EndpointState;
   readonly createdAt: Date;
@@ -172,4 +175,14 @@ export function updatedEndpointGroup(
     options: validateEndpointGroupOptions(mergeEndpointGroupOptions(group.options, patch)),
     state: state ?? group.state,
   };
+}
+
+/**
+ * Whether the caller's context owns the group (docs/teams.md "Ownership"): in a team's
+ * context, every group of the team, whoever made it; in the personal context, the user's
+ * own groups outside any team.
+ */
+export function ownedIn(group: EndpointGroup, userId: number, teamId: number | null): boolean {
+  if (teamId !== null) return group.teamId === teamId;
+  return group.userId === userId && (group.teamId ?? null) === null;
 }

@@ -1,21 +1,27 @@
-import { AutoscalingError } from '../domain/errors';
 import { Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiBearerAuth,
   ApiBody,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import { CapConcurrency, CurrentPrincipal, Principal, RateLimit, strictBody } from '@app/platform';
+import {
+  Access,
+  CapConcurrency,
+  CurrentPrincipal,
+  errorResponsesOf,
+  Principal,
+  RateLimit,
+  strictBody,
+} from '@app/platform';
 import { CreateEndpointGroupUseCase } from '../application/create-endpoint-group.use-case';
 import { DeleteEndpointGroupUseCase } from '../application/delete-endpoint-group.use-case';
 import { ListEndpointGroupsUseCase } from '../application/list-endpoint-groups.use-case';
 import { UpdateEndpointGroupUseCase } from '../application/update-endpoint-group.use-case';
+import { AUTOSCALING_ERRORS, AutoscalingError } from '../domain/errors';
 import { presentEndpointGroup } from './endpoint-group.presenter';
 import { groupIdOf, optionsPatchFromWire } from './endpoint-group.request';
 import {
@@ -28,6 +34,9 @@ import {
   EndpointGroupSuccessResponseDto,
   ListEndpointGroupsResponseDto,
 } from './endpoint-group.response.dto';
+
+/** Documents an endpoint-group route's failures from the codes it can raise (errorResponsesOf). */
+const ApiAutoscalingErrors = errorResponsesOf(AUTOSCALING_ERRORS);
 
 /** `@StrictBody() body: SomeDto`: the request body as SomeDto, or a 400 invalid_args. */
 const StrictBody = strictBody((message) => new AutoscalingError('invalid_args', message));
@@ -44,6 +53,7 @@ export class EndpointGroupsController {
   ) {}
 
   @Post()
+  @Access('misc', 'api.endptjobs.create')
   @HttpCode(200)
   @RateLimit('endpoint_groups_create')
   @ApiOperation({
@@ -52,7 +62,10 @@ export class EndpointGroupsController {
   })
   @ApiBody({ type: CreateEndpointGroupRequestDto })
   @ApiOkResponse({ type: CreateEndpointGroupResponseDto })
-  @ApiBadRequestResponse({ description: '{"success":false,"error":"invalid_args","msg":...}' })
+  @ApiAutoscalingErrors.described(
+    '{"success":false,"error":"invalid_args","msg":...}',
+    'invalid_args',
+  )
   @ApiTooManyRequestsResponse({
     description: '{"detail": "API requests too frequent endpoint threshold=4.0"}',
   })
@@ -62,6 +75,7 @@ export class EndpointGroupsController {
   ): Promise<CreateEndpointGroupResponseDto> {
     const id = await this.createGroup.execute({
       userId: principal.userId,
+      teamId: principal.teamId,
       options: optionsPatchFromWire(body),
     });
     return { success: true, result: id };
@@ -69,17 +83,19 @@ export class EndpointGroupsController {
 
   // The public client sends a JSON body on this GET ({client_id, api_key}); it is ignored.
   @Get()
+  @Access('misc', 'api.endptjobs.list')
   @ApiOperation({
     summary: "The caller's endpoint groups (`show endpoints`)",
     description: 'Each row carries the worker api_key of the group.',
   })
   @ApiOkResponse({ type: ListEndpointGroupsResponseDto })
   async list(@CurrentPrincipal() principal: Principal): Promise<ListEndpointGroupsResponseDto> {
-    const groups = await this.listGroups.execute(principal.userId);
+    const groups = await this.listGroups.execute(principal.userId, principal.teamId);
     return { success: true, results: groups.map(presentEndpointGroup) };
   }
 
   @Put(':id')
+  @Access('misc', 'api.endptjobs.update')
   @CapConcurrency('endpoint_groups_write')
   @ApiParam({ name: 'id', type: 'integer' })
   @ApiOperation({
@@ -90,8 +106,11 @@ export class EndpointGroupsController {
   })
   @ApiBody({ type: UpdateEndpointGroupRequestDto })
   @ApiOkResponse({ type: EndpointGroupSuccessResponseDto })
-  @ApiBadRequestResponse({ description: '{"success":false,"error":"invalid_args","msg":...}' })
-  @ApiNotFoundResponse({ description: 'no such group, or not yours' })
+  @ApiAutoscalingErrors.described(
+    '{"success":false,"error":"invalid_args","msg":...}',
+    'invalid_args',
+  )
+  @ApiAutoscalingErrors.described('no such group, or not yours', 'endpoint_group_not_found')
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param('id') rawId: string,
@@ -99,6 +118,7 @@ export class EndpointGroupsController {
   ): Promise<EndpointGroupSuccessResponseDto> {
     await this.updateGroup.execute({
       userId: principal.userId,
+      teamId: principal.teamId,
       groupId: groupIdOf(rawId, body.endptjob_id),
       options: optionsPatchFromWire(body),
       state: body.endpoint_state ?? undefined,
@@ -107,12 +127,13 @@ export class EndpointGroupsController {
   }
 
   @Delete(':id')
+  @Access('misc', 'api.endptjobs.delete')
   @CapConcurrency('endpoint_groups_write')
   @ApiParam({ name: 'id', type: 'integer' })
   @ApiOperation({ summary: 'Delete an endpoint group (`delete endpoint ID`)' })
   @ApiBody({ type: DeleteEndpointGroupRequestDto, required: false })
   @ApiOkResponse({ type: EndpointGroupSuccessResponseDto })
-  @ApiNotFoundResponse({ description: 'no such group, or not yours' })
+  @ApiAutoscalingErrors.described('no such group, or not yours', 'endpoint_group_not_found')
   async remove(
     @CurrentPrincipal() principal: Principal,
     @Param('id') rawId: string,
@@ -120,6 +141,7 @@ export class EndpointGroupsController {
   ): Promise<EndpointGroupSuccessResponseDto> {
     await this.deleteGroup.execute({
       userId: principal.userId,
+      teamId: principal.teamId,
       groupId: groupIdOf(rawId, body.endptjob_id),
     });
     return { success: true };

@@ -1,7 +1,7 @@
 import { AutoscalingError } from '../domain/errors';
 import { Injectable } from '@nestjs/common';
 import { Clock, FixtureLoader, FixtureSummary } from '@app/platform';
-import { EndpointGroupKeys } from '../application/endpoint-group-key';
+import { EndpointGroupKeys } from '../application/endpoint-group-keys.service';
 import { EndpointGroupRepository } from '../application/ports/endpoint-group.repository.port';
 import {
   DEFAULT_ENDPOINT_GROUP_OPTIONS,

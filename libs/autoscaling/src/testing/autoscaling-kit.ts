@@ -5,7 +5,7 @@ import {
   testSecretKeeper,
 } from '@app/platform/testing';
 import { CreateEndpointGroupUseCase } from '../application/create-endpoint-group.use-case';
-import { EndpointGroupKeys } from '../application/endpoint-group-key';
+import { EndpointGroupKeys } from '../application/endpoint-group-keys.service';
 import { InMemoryEndpointGroupRepository } from './in-memory-endpoint-groups';
 
 /** The autoscaling fakes wired together, as the module wires the real adapters. */

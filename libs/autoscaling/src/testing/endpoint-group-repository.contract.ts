@@ -11,6 +11,8 @@ export interface EndpointGroupRepositorySubject {
   stranger: number;
   /** An explicit id below the generated range that belongs to this suite (fixtures). */
   fixtureId: number;
+  /** A team (existing, where teams are rows) whose members the owner and stranger both are. */
+  teamId: number;
 }
 
 /**
@@ -66,6 +68,7 @@ export function endpointGroupRepositoryContract(
     expect(await repository.findById(group.id)).toEqual({
       id,
       userId,
+      teamId: null,
       options,
       state,
       apiKeyCiphertext,
@@ -101,6 +104,26 @@ export function endpointGroupRepositoryContract(
       expect(await repository.findOwnedForUpdate(id, subject.owner)).toBeNull();
       expect(await repository.findById(id)).toBeNull();
     }
+  });
+
+  it("a team's group is the team's: any member finds it in the team, nobody in a personal context", async () => {
+    const teams = await newGroup({ teamId: subject.teamId });
+    const personal = await newGroup();
+    await repository.insert(teams);
+    await repository.insert(personal);
+    const inTeam = (await repository.listByUser(subject.stranger, subject.teamId)).map((g) => g.id);
+    expect(inTeam).toContain(teams.id);
+    expect(inTeam).not.toContain(personal.id);
+    expect((await repository.listByUser(subject.owner)).map((g) => g.id)).not.toContain(teams.id);
+    expect(await repository.findOwnedForUpdate(teams.id, subject.owner)).toBeNull();
+    expect(await repository.findOwnedForUpdate(personal.id, subject.owner, subject.teamId)).toBeNull();
+    expect(await repository.findOwnedForUpdate(teams.id, subject.stranger, subject.teamId)).toMatchObject({
+      id: teams.id,
+      userId: subject.owner,
+      teamId: subject.teamId,
+    });
+    expect(await repository.deleteOwned(teams.id, subject.owner)).toBe(false);
+    expect(await repository.deleteOwned(teams.id, subject.stranger, subject.teamId)).toBe(true);
   });
 
   it('updates the options, the state and the update time', async () => {

@@ -7,5 +7,6 @@ describe('InMemoryEndpointGroupRepository', () => {
     owner: 7,
     stranger: 8,
     fixtureId: 40_001,
+    teamId: 9,
   }));
 });

@@ -3,7 +3,7 @@ import {
   NewEndpointGroup,
   StoredEndpointGroup,
 } from '../application/ports/endpoint-group.repository.port';
-import { EndpointGroupOptions, EndpointState } from '../domain/endpoint-group';
+import { EndpointGroupOptions, EndpointState, ownedIn } from '../domain/endpoint-group';
 
 export class InMemoryEndpointGroupRepository extends EndpointGroupRepository {
   readonly rows = new Map<number, StoredEndpointGroup>();
@@ -18,15 +18,19 @@ export class InMemoryEndpointGroupRepository extends EndpointGroupRepository {
     await this.upsert(group);
   }
 
-  async listByUser(userId: number): Promise<StoredEndpointGroup[]> {
+  async listByUser(userId: number, teamId: number | null = null): Promise<StoredEndpointGroup[]> {
     return [...this.rows.values()]
-      .filter((group) => group.userId === userId)
+      .filter((group) => ownedIn(group, userId, teamId))
       .sort((a, b) => a.id - b.id);
   }
 
-  async findOwnedForUpdate(id: number, userId: number): Promise<StoredEndpointGroup | null> {
+  async findOwnedForUpdate(
+    id: number,
+    userId: number,
+    teamId: number | null = null,
+  ): Promise<StoredEndpointGroup | null> {
     const group = this.rows.get(id);
-    return group && group.userId === userId ? group : null;
+    return group && ownedIn(group, userId, teamId) ? group : null;
   }
 
   async findById(id: number): Promise<StoredEndpointGroup | null> {
@@ -41,14 +45,15 @@ export class InMemoryEndpointGroupRepository extends EndpointGroupRepository {
     if (group) this.rows.set(id, { ...group, ...changes });
   }
 
-  async deleteOwned(id: number, userId: number): Promise<boolean> {
-    if (!(await this.findOwnedForUpdate(id, userId))) return false;
+  async deleteOwned(id: number, userId: number, teamId: number | null = null): Promise<boolean> {
+    if (!(await this.findOwnedForUpdate(id, userId, teamId))) return false;
     return this.rows.delete(id);
   }
 
   async upsert(group: NewEndpointGroup): Promise<void> {
     this.rows.set(group.id, {
       ...group,
+      teamId: group.teamId ?? null,
       options: { ...group.options },
       updatedAt: group.createdAt,
     });

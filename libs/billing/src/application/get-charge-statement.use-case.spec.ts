@@ -1,34 +1,16 @@
 import { StatementQuery } from '../domain/charge-statement';
 import { Contract } from '../domain/contract';
+import { testCharge, testContract } from '../testing/billing-builders';
 import { InMemoryChargeStatementReader } from '../testing/in-memory-charge-statement.reader';
 import { GetChargeStatementUseCase } from './get-charge-statement.use-case';
 
 const DAY = 86_400;
 const utc = (m: number, d: number) => Date.UTC(2026, m - 1, d) / 1000;
 
-function contract(id: number, overrides: Partial<Contract> = {}): Contract {
-  return {
-    id,
-    userId: 1,
-    kind: 'instance',
-    start: utc(1, 1),
-    end: utc(3, 1),
-    label: null,
-    templateId: null,
-    endpointId: null,
-    workergroupId: null,
-    ...overrides,
-  };
-}
+const contract = (id: number, fields: Partial<Contract> = {}) =>
+  testContract(id, { start: utc(1, 1), end: utc(3, 1), ...fields });
 
-const gpu = (day: number, amount: string) => ({
-  day,
-  type: 'gpu' as const,
-  quantity: '1',
-  unit: 'hours',
-  rate: amount,
-  amount,
-});
+const gpu = (day: number, amount: string) => testCharge(day, 'gpu', '1', amount, amount);
 
 function query(overrides: Partial<StatementQuery> = {}): StatementQuery {
   return {
@@ -58,7 +40,7 @@ describe('GetChargeStatementUseCase', () => {
   });
 
   it("lays the caller's sums out on every calendar period, each figure rounded once", async () => {
-    expect(await useCase.execute(1, query())).toEqual({
+    expect(await useCase.execute({ userId: 1, teamId: null }, query())).toEqual({
       periods: [
         {
           start: utc(1, 26),
@@ -85,7 +67,7 @@ describe('GetChargeStatementUseCase', () => {
 
   it('lists periods without charges, and groups by the key asked for', async () => {
     const statement = await useCase.execute(
-      1,
+      { userId: 1, teamId: null },
       query({ gte: utc(1, 30), lte: utc(2, 2), period: 'day', groupBy: 'label' }),
     );
     expect(statement.periods.map((period) => period.groups)).toEqual([
@@ -97,19 +79,27 @@ describe('GetChargeStatementUseCase', () => {
   });
 
   it('answers a range without a UTC midnight with no periods, without reading', async () => {
-    const statement = await useCase.execute(1, query({ gte: utc(1, 26) + 1, lte: utc(1, 26) + 5 }));
+    const statement = await useCase.execute(
+      { userId: 1, teamId: null },
+      query({ gte: utc(1, 26) + 1, lte: utc(1, 26) + 5 }),
+    );
     expect(statement).toEqual({ periods: [], amount: 0 });
     expect(reader.asked).toHaveLength(0);
   });
 
   it('refuses a range beyond its limits before reading anything', async () => {
     await expect(
-      useCase.execute(1, query({ gte: 0, lte: 3660 * DAY, period: 'day' })),
+      useCase.execute(
+        { userId: 1, teamId: null },
+        query({ gte: 0, lte: 3660 * DAY, period: 'day' }),
+      ),
     ).rejects.toMatchObject({
       code: 'bad_request',
       message: expect.stringContaining('3660 periods'),
     });
-    await expect(useCase.execute(1, query({ gte: -DAY }))).rejects.toMatchObject({
+    await expect(
+      useCase.execute({ userId: 1, teamId: null }, query({ gte: -DAY })),
+    ).rejects.toMatchObject({
       code: 'bad_request',
       message: expect.stringContaining('1970-01-01'),
     });

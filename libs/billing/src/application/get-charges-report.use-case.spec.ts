@@ -1,35 +1,17 @@
 import { testSecretKeeper } from '@app/platform/testing';
 import { ChargeQuery } from '../domain/charge-report';
 import { Contract } from '../domain/contract';
+import { testCharge, testContract } from '../testing/billing-builders';
 import { InMemoryChargeReportReader } from '../testing/in-memory-charge-report.reader';
 import { GetChargesReportUseCase } from './get-charges-report.use-case';
 
 const DAY = 86_400;
 const USER = 1;
 
-function contract(id: number, overrides: Partial<Contract> = {}): Contract {
-  return {
-    id,
-    userId: USER,
-    kind: 'instance',
-    start: id * 10,
-    end: 1000 - id,
-    label: null,
-    templateId: null,
-    endpointId: null,
-    workergroupId: null,
-    ...overrides,
-  };
-}
+const contract = (id: number, fields: Partial<Contract> = {}) =>
+  testContract(id, { userId: USER, start: id * 10, end: 1000 - id, ...fields });
 
-const gpu = (day: number, amount: string) => ({
-  day,
-  type: 'gpu' as const,
-  quantity: '1',
-  unit: 'hours',
-  rate: amount,
-  amount,
-});
+const gpu = (day: number, amount: string) => testCharge(day, 'gpu', '1', amount, amount);
 
 function query(overrides: Partial<ChargeQuery> = {}): ChargeQuery {
   return {
@@ -63,7 +45,10 @@ describe('GetChargesReportUseCase', () => {
     const seen: string[] = [];
     let token: string | null = null;
     do {
-      const page = await useCase.execute(USER, { ...base, afterToken: token });
+      const page = await useCase.execute(
+        { userId: USER, teamId: null },
+        { ...base, afterToken: token },
+      );
       seen.push(...page.entries.map((entry) => entry.source));
       token = page.nextToken;
     } while (token !== null);
@@ -71,19 +56,19 @@ describe('GetChargesReportUseCase', () => {
   }
 
   it('pages with a signed cursor: every entry once, no empty last page', async () => {
-    const first = await useCase.execute(USER, query({ limit: 4 }));
+    const first = await useCase.execute({ userId: USER, teamId: null }, query({ limit: 4 }));
     expect(first.entries).toHaveLength(4);
     expect(first.total).toBe(12);
     expect(typeof first.nextToken).toBe('string');
     const all = await walk(query({ limit: 4 }));
     expect(all).toHaveLength(12);
     expect(new Set(all).size).toBe(12);
-    const exact = await useCase.execute(USER, query({ limit: 12 }));
+    const exact = await useCase.execute({ userId: USER, teamId: null }, query({ limit: 12 }));
     expect(exact.nextToken).toBeNull();
   });
 
   it('groups serverless contracts into wrappers in tree format', async () => {
-    const page = await useCase.execute(USER, query({ format: 'tree' }));
+    const page = await useCase.execute({ userId: USER, teamId: null }, query({ format: 'tree' }));
     expect(page.total).toBe(11);
     const wrapper = page.entries.find((entry) => entry.source === 'endpoint-3');
     expect(wrapper).toEqual({
@@ -100,10 +85,13 @@ describe('GetChargesReportUseCase', () => {
   });
 
   it('keeps a walk on its snapshot while contracts are added', async () => {
-    const first = await useCase.execute(USER, query({ limit: 5 }));
+    const first = await useCase.execute({ userId: USER, teamId: null }, query({ limit: 5 }));
     reader.add(contract(50, { end: 5000 }), [gpu(0, '1')]);
     reader.add(contract(51, { end: 1 }), [gpu(0, '1')]);
-    const second = await useCase.execute(USER, query({ limit: 100, afterToken: first.nextToken }));
+    const second = await useCase.execute(
+      { userId: USER, teamId: null },
+      query({ limit: 100, afterToken: first.nextToken }),
+    );
     expect(second.total).toBe(12);
     expect(second.entries.map((entry) => entry.source)).not.toContain('instance-51');
     expect(first.entries.length + second.entries.length).toBe(12);
@@ -111,9 +99,15 @@ describe('GetChargesReportUseCase', () => {
 
   it('counts the total on page 1 only and carries it in the signed cursor', async () => {
     const head = jest.spyOn(reader, 'head');
-    const first = await useCase.execute(USER, query({ limit: 5 }));
-    const second = await useCase.execute(USER, query({ limit: 5, afterToken: first.nextToken }));
-    const third = await useCase.execute(USER, query({ limit: 5, afterToken: second.nextToken }));
+    const first = await useCase.execute({ userId: USER, teamId: null }, query({ limit: 5 }));
+    const second = await useCase.execute(
+      { userId: USER, teamId: null },
+      query({ limit: 5, afterToken: first.nextToken }),
+    );
+    const third = await useCase.execute(
+      { userId: USER, teamId: null },
+      query({ limit: 5, afterToken: second.nextToken }),
+    );
     expect(head).toHaveBeenCalledTimes(1);
     expect([first.total, second.total, third.total]).toEqual([12, 12, 12]);
     expect(third.entries).toHaveLength(2);
@@ -122,7 +116,7 @@ describe('GetChargesReportUseCase', () => {
 
   it('rounds the exact sum once', async () => {
     const page = await useCase.execute(
-      USER,
+      { userId: USER, teamId: null },
       query({ categories: ['instance'], latestFirst: false }),
     );
     expect(page.entries[0]).toMatchObject({ source: 'instance-1', amount: '0.001' });

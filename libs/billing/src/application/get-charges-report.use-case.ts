@@ -2,11 +2,14 @@ import { Injectable, Optional } from '@nestjs/common';
 import { LagTolerantReads, SecretKeeper } from '@app/platform';
 import { ChargeReportPage, contractEntry, wrapperEntry } from '../domain/charge-entries';
 import { ChargeQuery, sortKeyOf } from '../domain/charge-report';
-import { PageCursor, PageCursorCodec } from './page-cursor';
+import { ChargeOwner, chargeOwnerKey } from '../domain/contract';
+import { rangeDays } from '../domain/charge-statement';
+import { PageCursor, PageCursorCodec } from './page-cursor.service';
 import { ChargeReportReader } from './ports/charge-report.reader.port';
 
 /**
- * GET /api/v0/charges/: one keyset page of the caller's charges report. Cost per page is
+ * GET /api/v0/charges/: one keyset page of the charges report of the caller's context
+ * (its team's contracts in a team's context, else the user's own; docs/billing.md "Owners"). Cost per page is
  * O(limit) rows, plus O(days of history) for the total on page 1 (docs/billing.md).
  */
 @Injectable()
@@ -21,24 +24,28 @@ export class GetChargesReportUseCase {
     this.cursors = new PageCursorCodec(secrets);
   }
 
-  async execute(userId: number, query: ChargeQuery): Promise<ChargeReportPage> {
-    const cursor = query.afterToken ? this.cursors.decode(userId, query, query.afterToken) : null;
+  async execute(owner: ChargeOwner, query: ChargeQuery): Promise<ChargeReportPage> {
+    const ownerKey = chargeOwnerKey(owner);
+    const cursor = query.afterToken ? this.cursors.decode(ownerKey, query, query.afterToken) : null;
+    // Charges are daily, at UTC midnights: a range without one holds none. (The summaries'
+    // day-span counts would otherwise count the contracts charged on both sides of it.)
+    if (!rangeDays(query.gte, query.lte)) return { total: 0, nextToken: null, entries: [] };
     // One page is read in one snapshot of one node: the replica when it is usable and has
     // replayed everything the walk's snapshot sees, else the primary (docs/billing.md).
-    if (!this.reads) return this.page(userId, query, cursor);
-    return this.reads.run(() => this.page(userId, query, cursor), { mustSee: cursor?.snapshot });
+    if (!this.reads) return this.page(ownerKey, query, cursor);
+    return this.reads.run(() => this.page(ownerKey, query, cursor), { mustSee: cursor?.snapshot });
   }
 
   private async page(
-    userId: number,
+    ownerKey: number,
     query: ChargeQuery,
     cursor: PageCursor | null,
   ): Promise<ChargeReportPage> {
     // Page 1 fixes the walk's snapshot and counts its total; later pages carry both.
-    const head = cursor ?? (await this.reader.head(userId, query));
+    const head = cursor ?? (await this.reader.head(ownerKey, query));
     // One row more than the page tells whether another page follows.
     const rows = await this.reader.page(
-      userId,
+      ownerKey,
       query,
       head.snapshot,
       cursor?.after ?? null,
@@ -58,7 +65,7 @@ export class GetChargesReportUseCase {
         ? this.reader.contractCharges(contractIds, query.gte, query.lte)
         : Promise.resolve(new Map()),
       wrapperSources.length
-        ? this.reader.wrapperAmounts(userId, wrapperSources, query.gte, query.lte)
+        ? this.reader.wrapperAmounts(ownerKey, wrapperSources, query.gte, query.lte)
         : Promise.resolve(new Map<string, string>()),
     ]);
 
@@ -72,7 +79,7 @@ export class GetChargesReportUseCase {
       total: head.total,
       nextToken:
         hasMore && last
-          ? this.cursors.encode(userId, query, {
+          ? this.cursors.encode(ownerKey, query, {
               after: sortKeyOf(last, query.latestFirst),
               snapshot: head.snapshot,
               total: head.total,

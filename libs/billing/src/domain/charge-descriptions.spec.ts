@@ -38,7 +38,7 @@ describe('charge descriptions', () => {
     expect(singularUnit('GB')).toBe('GB');
   });
 
-  it('describes each charge type as the spec shows', () => {
+  it('describes each charge type as docs/billing.md shows', () => {
     expect(itemDescription({ type: 'gpu', quantity: '96.000', unit: 'hours', rate: '0.389' })).toBe(
       '96.000 hours at $0.389/hour',
     );

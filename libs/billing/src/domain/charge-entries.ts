@@ -102,7 +102,7 @@ export function contractEntry(
   };
 }
 
-/** A wrapper's items stay empty above the contract level (spec "Charge entry"). */
+/** A wrapper's items stay empty above the contract level (docs/billing.md "Semantics and decisions"). */
 export function wrapperEntry(row: WrapperEntryRow, amount: string | undefined): WrapperEntry {
   const { groupType, groupId } = parseGroupSource(row.source);
   return {

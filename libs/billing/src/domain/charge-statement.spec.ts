@@ -1,7 +1,7 @@
 import {
   buildStatement,
   checkStatementLimits,
-  periodCountBound,
+  periodCount,
   periodStart,
   rangeDays,
   statementWindows,
@@ -45,14 +45,15 @@ describe('charge statement periods', () => {
     expect(statementWindows(utc(2026, 1, 1), utc(2026, 1, 1), 'day')).toHaveLength(1);
   });
 
-  it('bounds the period count from above', () => {
-    for (const days of [1, 6, 7, 8, 27, 28, 29, 31, 59, 365, 3000]) {
-      const first = utc(2026, 1, 1);
-      const last = first + (days - 1) * 86_400;
-      for (const period of ['day', 'week', 'month'] as const) {
-        expect(periodCountBound(days, period)).toBeGreaterThanOrEqual(
-          statementWindows(first, last, period).length,
-        );
+  it('counts the periods exactly, as many as the windows laid out', () => {
+    for (const start of [utc(2026, 1, 1), utc(2026, 1, 31), utc(2024, 2, 29), utc(2025, 12, 29)]) {
+      for (const days of [1, 6, 7, 8, 27, 28, 29, 31, 59, 365, 3000]) {
+        const last = start + (days - 1) * 86_400;
+        for (const period of ['day', 'week', 'month'] as const) {
+          expect(periodCount(start, last, period)).toBe(
+            statementWindows(start, last, period).length,
+          );
+        }
       }
     }
   });
@@ -112,6 +113,26 @@ describe('statement limits', () => {
         }),
       );
     }
+  });
+
+  it('counts months exactly: 3,372 months pass, 3,661 do not', () => {
+    // 1970-01 .. 2250-12 is 281 years of months; the former estimate (days / 28 + 2) took it
+    // for more than 3,660.
+    expect(() => checkStatementLimits(query(0, utc(2250, 12, 31), 'month'))).not.toThrow();
+    expect(() => checkStatementLimits(query(0, utc(2274, 12, 31), 'month'))).not.toThrow();
+    expect(() => checkStatementLimits(query(0, utc(2275, 1, 1), 'month'))).toThrow(
+      expect.objectContaining({
+        message:
+          'the range spans more than 3660 periods of a month; choose a longer period or a shorter range',
+      }),
+    );
+    // Weeks: 3,660 Mondays from 1970-01-05 pass; a day more starts the 3,661st.
+    const monday = utc(1970, 1, 5);
+    const lastDay = monday + (3660 * 7 - 1) * 86_400;
+    expect(() => checkStatementLimits(query(monday, lastDay, 'week'))).not.toThrow();
+    expect(() => checkStatementLimits(query(monday, lastDay + 86_400, 'week'))).toThrow(
+      expect.objectContaining({ message: expect.stringContaining('3660 periods of a week') }),
+    );
   });
 
   it('refuses more than 3660 periods, naming the period', () => {

@@ -1,5 +1,6 @@
 import { ChargeCategory, DAY_SECONDS } from './charge-report';
 import { BillingError } from './errors';
+import { localMidnight } from './time-zone';
 
 /** Statement periods, in UTC; weeks start on Monday (ISO 8601). */
 export const STATEMENT_PERIODS = ['day', 'week', 'month'] as const;
@@ -25,6 +26,13 @@ export interface StatementQuery {
   categories: ChargeCategory[] | null;
   period: StatementPeriod;
   groupBy: StatementGrouping;
+  /**
+   * A second dimension (`group_by=endpoint,type`): groups are then (key, subkey) pairs. One
+   * of the two is `type`, the class every summary row carries (docs/billing.md "Statement").
+   */
+  thenBy?: StatementGrouping;
+  /** IANA zone whose calendar the periods follow (docs/billing.md "Time zones"); absent: UTC. */
+  tz?: string;
 }
 
 /**
@@ -39,9 +47,7 @@ export function checkStatementLimits(query: StatementQuery): void {
     );
   }
   const days = rangeDays(query.gte, query.lte);
-  const count = days
-    ? periodCountBound((days.last - days.first) / DAY_SECONDS + 1, query.period)
-    : 0;
+  const count = days ? periodCount(days.first, days.last, query.period) : 0;
   if (count > MAX_STATEMENT_PERIODS) {
     throw new BillingError(
       'bad_request',
@@ -86,17 +92,22 @@ function nextPeriod(start: number, period: StatementPeriod): number {
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) / 1000;
 }
 
-/** An upper bound of the number of periods, cheap enough for any range. */
-export function periodCountBound(days: number, period: StatementPeriod): number {
-  if (period === 'day') return days;
-  if (period === 'week') return Math.floor(days / 7) + 2;
-  return Math.floor(days / 28) + 2;
+/**
+ * The number of periods meeting the days `first`..`last` (midnights): exactly the length of
+ * statementWindows, computed in O(1) so that any range can be checked before it is laid out.
+ */
+export function periodCount(first: number, last: number, period: StatementPeriod): number {
+  if (period === 'day') return (last - first) / DAY_SECONDS + 1;
+  if (period === 'week')
+    return (periodStart(last, 'week') - periodStart(first, 'week')) / (7 * DAY_SECONDS) + 1;
+  const [a, b] = [new Date(first * 1000), new Date(last * 1000)];
+  return (b.getUTCFullYear() - a.getUTCFullYear()) * 12 + b.getUTCMonth() - a.getUTCMonth() + 1;
 }
 
 /**
  * Every period that meets the range's days, in order, including those without charges
  * (an accountant's statement lists each month). The first and last are clipped to the
- * range. The caller bounds the count first (periodCountBound).
+ * range. The caller checks the count first (periodCount).
  */
 export function statementWindows(
   first: number,
@@ -116,8 +127,19 @@ export function statementWindows(
   return windows;
 }
 
+/** The windows' clipped bounds as the zone's midnights (a DST day is 23 or 25 hours). */
+export function zonedWindows(windows: StatementWindow[], zone: string): StatementWindow[] {
+  return windows.map((window) => ({
+    bucket: window.bucket,
+    start: localMidnight(window.start, zone),
+    end: localMidnight(window.end, zone),
+  }));
+}
+
 export interface StatementGroup {
   key: string;
+  /** The second dimension's key, when the statement has two. */
+  subkey?: string;
   amount: number;
 }
 
@@ -140,10 +162,14 @@ export interface ChargeStatement {
 export interface StatementSum {
   bucket: number | null;
   key: string | null;
+  /** The second dimension's key of a cell (absent with one dimension). */
+  subkey?: string | null;
   amount: string;
 }
 
-/** Lays the sums out on the range's periods; groups in key byte order. */
+const bytes = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Lays the sums out on the range's periods; groups in key (then subkey) byte order. */
 export function buildStatement(
   windows: StatementWindow[],
   sums: readonly StatementSum[],
@@ -157,7 +183,11 @@ export function buildStatement(
     else if (sum.key === null) periodAmounts.set(sum.bucket, amount);
     else {
       const list = groups.get(sum.bucket) ?? [];
-      list.push({ key: sum.key, amount });
+      list.push(
+        sum.subkey === undefined || sum.subkey === null
+          ? { key: sum.key, amount }
+          : { key: sum.key, subkey: sum.subkey, amount },
+      );
       groups.set(sum.bucket, list);
     }
   }
@@ -165,8 +195,8 @@ export function buildStatement(
     periods: windows.map((window) => ({
       start: window.start,
       end: window.end,
-      groups: (groups.get(window.bucket) ?? []).sort((a, b) =>
-        a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
+      groups: (groups.get(window.bucket) ?? []).sort(
+        (a, b) => bytes(a.key, b.key) || bytes(a.subkey ?? '', b.subkey ?? ''),
       ),
       amount: periodAmounts.get(window.bucket) ?? 0,
     })),

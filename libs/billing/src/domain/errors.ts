@@ -1,7 +1,7 @@
 import { defineErrors, DomainError, PlatformErrorCode } from '@app/platform';
 
 export const BILLING_ERRORS = defineErrors({
-  // The spec's body for a missing day range has no `error` field.
+  // The public client's body for a missing day range has no `error` field (docs/billing.md).
   charges_day_range_required: { status: 400, wireCode: null },
   invalid_token: { status: 400 },
 });

@@ -1,5 +1,12 @@
 import { ChargeLine } from '../domain/charge-export';
-import { csvField, csvRecord, ndjsonRecord } from './charge-line.encoder';
+import { Readable } from 'node:stream';
+import {
+  ChargeLineEncoder,
+  csvField,
+  csvRecord,
+  ndjsonRecord,
+  neutralisedText,
+} from './charge-line.encoder';
 
 const line: ChargeLine = {
   contractId: 7,
@@ -13,6 +20,7 @@ const line: ChargeLine = {
   unit: 'hours',
   rate: '0.389',
   amount: '9.336000001',
+  billed: '9.336',
 };
 
 describe('charge export rows', () => {
@@ -23,9 +31,9 @@ describe('charge export rows', () => {
     expect(csvField('x\r\ny')).toBe('"x\r\ny"');
   });
 
-  it('writes a CSV record ending in CRLF, empty fields for missing values, exact amounts', () => {
+  it('writes a CSV record ending in CRLF, empty fields for missing values, exact and billed amounts', () => {
     expect(csvRecord(line)).toBe(
-      '7,serverless,"a,""b""\nc",501,,gpu,2026-01-31,24,hours,0.389,9.336000001\r\n',
+      '7,serverless,"a,""b""\nc",501,,gpu,2026-01-31,24,hours,0.389,9.336000001,9.336\r\n',
     );
   });
 
@@ -42,7 +50,43 @@ describe('charge export rows', () => {
       unit: 'hours',
       rate: '0.389',
       amount: '9.336000001',
+      billed_amount: '9.336',
     });
     expect(ndjsonRecord(line).endsWith('}\n')).toBe(true);
+  });
+
+  it('neutralises text cells a spreadsheet would run as a formula (OWASP CSV injection)', () => {
+    for (const start of ['=', '+', '-', '@', '\t', '\r'])
+      expect(neutralisedText(`${start}1+2`)).toBe(`'${start}1+2`);
+    for (const safe of ['train', "'quoted", ' =padded', '1e3', ''])
+      expect(neutralisedText(safe)).toBe(safe);
+    const hostile: ChargeLine = {
+      ...line,
+      label: '=HYPERLINK("http://x.test","click")',
+      unit: '@SUM(A1)',
+      amount: '-0.5',
+      billed: '-0.500',
+      quantity: '-2',
+    };
+    // Text cells get the quote (then RFC 4180 quoting); numbers, negative ones too, are exact.
+    expect(csvRecord(hostile)).toBe(
+      `7,serverless,"'=HYPERLINK(""http://x.test"",""click"")",501,,gpu,2026-01-31,-2,'@SUM(A1),0.389,-0.5,-0.500\r\n`,
+    );
+    expect(csvRecord(hostile, { escapeFormulas: false, bom: false })).toBe(
+      '7,serverless,"=HYPERLINK(""http://x.test"",""click"")",501,,gpu,2026-01-31,-2,@SUM(A1),0.389,-0.5,-0.500\r\n',
+    );
+    // NDJSON is data, not a spreadsheet: values as stored.
+    expect(JSON.parse(ndjsonRecord(hostile)).label).toBe('=HYPERLINK("http://x.test","click")');
+  });
+
+  it('starts a CSV with a UTF-8 byte order mark only when asked', async () => {
+    const encode = async (csv: { escapeFormulas: boolean; bom: boolean }) => {
+      const chunks: string[] = [];
+      for await (const chunk of Readable.from([line]).pipe(new ChargeLineEncoder('csv', csv)))
+        chunks.push(String(chunk));
+      return chunks.join('');
+    };
+    expect(await encode({ escapeFormulas: true, bom: true })).toMatch(/^\uFEFFcontract_id,/);
+    expect(await encode({ escapeFormulas: true, bom: false })).toMatch(/^contract_id,/);
   });
 });

@@ -14,6 +14,7 @@ export const EXPORT_COLUMNS = [
   'unit',
   'rate',
   'amount',
+  'billed_amount',
 ] as const;
 
 export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
@@ -26,35 +27,71 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-function values(line: ChargeLine): (string | number | null)[] {
+/**
+ * How the CSV is written: `escapeFormulas` (default on) neutralises text cells a
+ * spreadsheet would run as a formula; `bom` (default off) starts the file with a UTF-8 byte
+ * order mark, which spreadsheet tools read as "this file is UTF-8".
+ */
+export interface CsvOptions {
+  escapeFormulas: boolean;
+  bom: boolean;
+}
+
+export const DEFAULT_CSV_OPTIONS: CsvOptions = { escapeFormulas: true, bom: false };
+
+/**
+ * The characters a spreadsheet reads as the start of a formula (OWASP "CSV Injection"):
+ * such a text cell is prefixed with a single quote, which spreadsheets show as text and
+ * do not run. Only text cells: numbers (ids, quantities, rates, amounts, negative ones
+ * included) stay exact.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function neutralisedText(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+type Cell = { text: string } | string | number | null;
+
+/** The row's cells; `{text}` marks the free-text ones (the rest are numbers, dates, enums). */
+function values(line: ChargeLine): Cell[] {
   return [
     line.contractId,
-    line.contractType,
-    line.label,
+    { text: line.contractType },
+    line.label === null ? null : { text: line.label },
     line.endpointId,
     line.workergroupId,
-    line.type,
+    { text: line.type },
     isoDay(line.day),
     line.quantity,
-    line.unit,
+    { text: line.unit },
     line.rate,
     line.amount,
+    line.billed,
   ];
 }
+
+const plain = (cell: Cell): string | number | null =>
+  cell !== null && typeof cell === 'object' ? cell.text : cell;
 
 /** RFC 4180 records end in CRLF; a missing value is an empty field. */
 export const CSV_HEADER = `${EXPORT_COLUMNS.join(',')}\r\n`;
 
-export function csvRecord(line: ChargeLine): string {
+export function csvRecord(line: ChargeLine, options: CsvOptions = DEFAULT_CSV_OPTIONS): string {
   return `${values(line)
-    .map((value) => (value === null ? '' : csvField(String(value))))
+    .map((cell) => {
+      if (cell === null) return '';
+      if (typeof cell === 'object')
+        return csvField(options.escapeFormulas ? neutralisedText(cell.text) : cell.text);
+      return csvField(String(cell));
+    })
     .join(',')}\r\n`;
 }
 
 /** One JSON object per line; decimals stay strings (exact), missing values are null. */
 export function ndjsonRecord(line: ChargeLine): string {
   const record: Record<string, string | number | null> = {};
-  values(line).forEach((value, index) => (record[EXPORT_COLUMNS[index]] = value));
+  values(line).forEach((cell, index) => (record[EXPORT_COLUMNS[index]] = plain(cell)));
   return `${JSON.stringify(record)}\n`;
 }
 
@@ -70,10 +107,10 @@ export class ChargeLineEncoder extends Transform {
   private pending: string;
   private readonly record: (line: ChargeLine) => string;
 
-  constructor(format: ExportFormat) {
+  constructor(format: ExportFormat, csv: CsvOptions = DEFAULT_CSV_OPTIONS) {
     super({ writableObjectMode: true, writableHighWaterMark: 256 });
-    this.pending = format === 'csv' ? CSV_HEADER : '';
-    this.record = format === 'csv' ? csvRecord : ndjsonRecord;
+    this.pending = format === 'csv' ? `${csv.bom ? '\uFEFF' : ''}${CSV_HEADER}` : '';
+    this.record = format === 'csv' ? (line) => csvRecord(line, csv) : ndjsonRecord;
   }
 
   override _transform(line: ChargeLine, _encoding: BufferEncoding, done: TransformCallback): void {

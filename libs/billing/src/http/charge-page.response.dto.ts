@@ -42,7 +42,8 @@ export class ChargeEntryDto {
   description: string;
   @ApiProperty({
     example: 41.2,
-    description: 'Exact sum of the charges in range, rounded to 3 decimals once',
+    description:
+      'Sum of the billed amounts of the charges in range (each rounded to 3 decimals), 3 decimals',
   })
   amount: number;
   @ApiProperty({ type: ChargeEntryMetadataDto, description: 'Keys present only when non-null' })

@@ -8,7 +8,11 @@ export function presentChargeStatement(statement: ChargeStatement): ChargeStatem
     periods: statement.periods.map((period) => ({
       start: period.start,
       end: period.end,
-      groups: period.groups.map((group) => ({ key: group.key, amount: group.amount })),
+      groups: period.groups.map((group) =>
+        group.subkey === undefined
+          ? { key: group.key, amount: group.amount }
+          : { key: group.key, subkey: group.subkey, amount: group.amount },
+      ),
       amount: period.amount,
     })),
     amount: statement.amount,

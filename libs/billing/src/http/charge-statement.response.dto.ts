@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export class StatementGroupDto {
   @ApiProperty({
@@ -8,7 +8,17 @@ export class StatementGroupDto {
       'label: the label. Charges without one are under "(none)".',
   })
   key: string;
-  @ApiProperty({ example: 412.5, description: 'Exact sum, rounded once to 3 decimals' })
+  @ApiPropertyOptional({
+    example: 'serverless',
+    description:
+      "With two dimensions (group_by=endpoint,type): the second dimension's key; groups are " +
+      'then (key, subkey) pairs',
+  })
+  subkey?: string;
+  @ApiProperty({
+    example: 412.5,
+    description: 'Sum of billed amounts (each line rounded to 3 decimals)',
+  })
   amount: number;
 }
 
@@ -19,7 +29,7 @@ export class StatementPeriodDto {
   end: number;
   @ApiProperty({ type: [StatementGroupDto], description: 'Groups with charges, by key' })
   groups: StatementGroupDto[];
-  @ApiProperty({ example: 1024.75, description: 'Exact sum of the period, rounded once' })
+  @ApiProperty({ example: 1024.75, description: 'Sum of the groups (billed amounts)' })
   amount: number;
 }
 
@@ -30,6 +40,6 @@ export class ChargeStatementDto {
     description: 'Every calendar period meeting the range, in order, also those without charges',
   })
   periods: StatementPeriodDto[];
-  @ApiProperty({ example: 3021.4, description: 'Exact sum of the range, rounded once' })
+  @ApiProperty({ example: 3021.4, description: 'Sum of the periods (billed amounts)' })
   amount: number;
 }

@@ -1,4 +1,4 @@
-import { ChargeExportQuery, EXPORT_FORMATS } from '../domain/charge-export';
+import { ChargeExportQuery, EXPORT_FORMATS, ExportFormat } from '../domain/charge-export';
 import {
   CHARGE_CATEGORIES,
   CHARGE_FORMATS,
@@ -8,8 +8,15 @@ import {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
 } from '../domain/charge-report';
-import { STATEMENT_GROUPINGS, STATEMENT_PERIODS, StatementQuery } from '../domain/charge-statement';
+import {
+  STATEMENT_GROUPINGS,
+  STATEMENT_PERIODS,
+  StatementGrouping,
+  StatementQuery,
+} from '../domain/charge-statement';
 import { BillingError, DAY_RANGE_REQUIRED_MSG } from '../domain/errors';
+import { canonicalTimeZone, DEFAULT_TIME_ZONE } from '../domain/time-zone';
+import { CsvOptions, DEFAULT_CSV_OPTIONS } from './charge-line.encoder';
 
 /**
  * The query string as Express hands it over: form-decoded, a parameter given twice is an
@@ -141,7 +148,7 @@ function choice<T extends string>(
 
 /**
  * GET /api/v0/charges/: reads the query exactly as the public client encodes it
- * (wire-contract §0, §2.6): the parameters arrive form-decoded, `select_filters` is JSON,
+ * (docs/billing.md "Query parsing"): the parameters arrive form-decoded, `select_filters` is JSON,
  * `latest_first` is `true` or `false`, `limit` an integer string. Unknown select_filters
  * keys are ignored.
  */
@@ -181,22 +188,95 @@ export function parseChargeQuery(query: RawQuery): ChargeQuery {
 
 /**
  * GET /api/v0/charges/export/: the report's `select_filters` (same validation and
- * messages) and `format` (csv, the default, or ndjson).
+ * messages), `format` (csv, the default, or ndjson) and `tz` (an IANA zone; default UTC).
  */
 export function parseChargeExportQuery(query: RawQuery): ChargeExportQuery {
   const { gte, lte, categories } = parseSelectFilters(query);
-  return { gte, lte, categories, format: choice(query, 'format', EXPORT_FORMATS, 'csv') };
+  const format = choice(query, 'format', EXPORT_FORMATS, 'csv');
+  return { gte, lte, categories, format, tz: parseTimeZone(query) };
+}
+
+/** `tz`: an IANA time zone name (any case), canonicalised; absent or empty: UTC. */
+function parseTimeZone(query: RawQuery): string {
+  const raw = single(query, 'tz');
+  if (raw === undefined || raw === '') return DEFAULT_TIME_ZONE;
+  const zone = canonicalTimeZone(raw);
+  if (zone === null)
+    throw new BillingError(
+      'bad_request',
+      `tz must be an IANA time zone name such as Europe/Berlin; ${JSON.stringify(raw.slice(0, 64))} is not one`,
+    );
+  return zone;
+}
+
+/** `true` or `false` in any case; absent or empty: the default. */
+function flag(query: RawQuery, name: string, fallback: boolean): boolean {
+  const raw = single(query, name);
+  if (raw === undefined || raw === '') return fallback;
+  const lowered = raw.toLowerCase();
+  if (lowered !== 'true' && lowered !== 'false')
+    throw new BillingError('bad_request', `${name} must be true or false`);
+  return lowered === 'true';
+}
+
+/**
+ * The export's CSV options: `escape_formulas` (default true) and `bom` (default false).
+ * They shape a CSV file only: given with `format=ndjson`, they are a 400 rather than ignored.
+ */
+export function parseCsvOptions(query: RawQuery, format: ExportFormat): CsvOptions {
+  const options = {
+    escapeFormulas: flag(query, 'escape_formulas', DEFAULT_CSV_OPTIONS.escapeFormulas),
+    bom: flag(query, 'bom', DEFAULT_CSV_OPTIONS.bom),
+  };
+  const given = ['escape_formulas', 'bom'].filter((name) => query[name] !== undefined);
+  if (format !== 'csv' && given.length > 0)
+    throw new BillingError(
+      'bad_request',
+      `${given.join(' and ')} ${given.length === 1 ? 'applies' : 'apply'} to format=csv only`,
+    );
+  return options;
 }
 
 /**
  * GET /api/v0/charges/summary/: the report's `select_filters` (same validation and
  * messages), `period` (day, week or month; default month) and `group_by` (type, endpoint,
- * workergroup or label; default type). The statement's own limits are domain rules
+ * workergroup or label; default type) and `tz` (an IANA zone; default UTC). The statement's own limits are domain rules
  * (checkStatementLimits), applied by the use case.
  */
 export function parseChargeStatementQuery(query: RawQuery): StatementQuery {
   const { gte, lte, categories } = parseSelectFilters(query);
   const period = choice(query, 'period', STATEMENT_PERIODS, 'month');
-  const groupBy = choice(query, 'group_by', STATEMENT_GROUPINGS, 'type');
-  return { gte, lte, categories, period, groupBy };
+  const [groupBy, thenBy] = parseGrouping(query);
+  return {
+    gte,
+    lte,
+    categories,
+    period,
+    groupBy,
+    ...(thenBy ? { thenBy } : {}),
+    tz: parseTimeZone(query),
+  };
+}
+
+/**
+ * `group_by`: one dimension, or two separated by a comma of which one is `type`
+ * (`endpoint,type`): the per-day summary pairs every key with the contract's class.
+ */
+function parseGrouping(query: RawQuery): [StatementGrouping, StatementGrouping?] {
+  const raw = single(query, 'group_by');
+  if (raw === undefined || raw === '') return ['type'];
+  const names = raw.split(',').map((name) => name.trim());
+  const known = (name: string): name is StatementGrouping =>
+    (STATEMENT_GROUPINGS as readonly string[]).includes(name);
+  if (names.length > 2 || !names.every(known))
+    throw new BillingError(
+      'bad_request',
+      "group_by must be 'type', 'endpoint', 'workergroup' or 'label', or two of them joined by a comma",
+    );
+  if (names.length === 2 && (names[0] === names[1] || !names.includes('type')))
+    throw new BillingError(
+      'bad_request',
+      'group_by takes two dimensions when one of them is type (endpoint,type; type,label)',
+    );
+  return names as [StatementGrouping, StatementGrouping?];
 }

@@ -47,6 +47,8 @@ export function parseContractFixture(raw: Row): { contract: Contract; charges: D
   const contract: Contract = {
     id,
     userId: integer(raw, 'user_id', where, false) as number,
+    // Optional, as for the other resources: a team's contract (docs/teams.md "Ownership").
+    teamId: integer(raw, 'team_id', where, true),
     kind,
     start: integer(raw, 'start', where, false) as number,
     end: integer(raw, 'end', where, false) as number,
@@ -55,6 +57,8 @@ export function parseContractFixture(raw: Row): { contract: Contract; charges: D
     endpointId: integer(raw, 'endpoint_id', where, true),
     workergroupId: integer(raw, 'workergroup_id', where, true),
   };
+  if ((contract.teamId ?? 1) <= 0)
+    throw new BillingError('bad_request', `${where}.team_id must be positive`);
   if (contract.end < contract.start)
     throw new BillingError('bad_request', `${where}.end must not be before start`);
   // Wrapper sources are `endpoint-<id>` / `workergroup-<id>`: the client splits them on '-'.

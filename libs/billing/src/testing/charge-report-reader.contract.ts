@@ -1,17 +1,11 @@
 import { ChargeReportReader } from '../application/ports/charge-report.reader.port';
 import { ChargeFilter, ReportRow, sortKeyOf } from '../domain/charge-report';
-import { Contract, DailyCharge } from '../domain/contract';
+import { chargeOwnerKey, Contract, DailyCharge } from '../domain/contract';
+import { StoredContracts, testCharge, testContract } from './billing-builders';
 
-/** What the contract runs against: a reader, and a way to store what it reads. */
-export interface ChargeReportReaderSubject {
+/** What the contract runs against: a reader, over contracts it stores. */
+export interface ChargeReportReaderSubject extends StoredContracts {
   reader: ChargeReportReader;
-  /** Creates or replaces a contract with its charges (ContractRepository.replace). */
-  store(contract: Contract, charges: DailyCharge[]): Promise<void>;
-  /** The owner of the fixture's contracts, and another user. */
-  main: number;
-  other: number;
-  /** Contract ids from firstId + 1 to firstId + 20 belong to this suite. */
-  firstId: number;
 }
 
 const DAY = 86_400;
@@ -19,44 +13,21 @@ const DAY = 86_400;
 const D = Date.UTC(2026, 2, 1) / 1000;
 const RANGE = { gte: D - DAY, lte: D + DAY };
 
-function charge(
-  day: number,
-  type: DailyCharge['type'],
-  quantity: string,
-  rate: string,
-  amount: string,
-): DailyCharge {
-  const unit = type === 'gpu' ? 'hours' : type === 'disk' ? 'GB-days' : 'GB';
-  return { day, type, quantity, unit, rate, amount };
-}
-
 /**
  * One suite, run by a unit spec on the in-memory fake and by an int-spec on PostgreSQL, so
  * the fake the use-case tests rely on answers as the real reader does (docs/architecture.md
  * "Where do tests go?"). The fixture is one range [D - 1 day, D + 1 day] over contracts
  * chosen for the rules of docs/billing.md: membership by charge day (with a contract whose
  * charge days have a hole over the range), ties by source, wrappers of serverless
- * contracts, exact sums rounded once, and a rate that changed within the range.
+ * contracts, sums of billed amounts, and a rate that changed within the range.
  */
 export function chargeReportReaderContract(setup: () => Promise<ChargeReportReaderSubject>): void {
   let subject: ChargeReportReaderSubject;
   const id = (n: number) => subject.firstId + n;
   const source = (kind: 'instance' | 'volume', n: number) => `${kind}-${id(n)}`;
 
-  function contract(n: number, overrides: Partial<Contract>): Contract {
-    return {
-      id: id(n),
-      userId: subject.main,
-      kind: 'instance',
-      start: D,
-      end: D + DAY,
-      label: null,
-      templateId: null,
-      endpointId: null,
-      workergroupId: null,
-      ...overrides,
-    };
-  }
+  const contract = (n: number, fields: Partial<Contract>): Contract =>
+    testContract(id(n), { userId: subject.main, start: D, end: D + DAY, ...fields });
 
   const filter = (overrides: Partial<ChargeFilter> = {}): ChargeFilter => ({
     ...RANGE,
@@ -79,45 +50,57 @@ export function chargeReportReaderContract(setup: () => Promise<ChargeReportRead
       [
         contract(1, { start: D - 5 * DAY, end: D + 2 * DAY, label: 'train', templateId: 101 }),
         [
-          charge(D - DAY, 'gpu', '24', '0.389', '9.336'),
-          charge(D, 'gpu', '24', '0.389', '9.336'),
-          charge(D, 'disk', '100', '0.005', '0.5'),
-          charge(D + 2 * DAY, 'gpu', '1', '0.389', '0.389'),
+          testCharge(D - DAY, 'gpu', '24', '0.389', '9.336'),
+          testCharge(D, 'gpu', '24', '0.389', '9.336'),
+          testCharge(D, 'disk', '100', '0.005', '0.5'),
+          testCharge(D + 2 * DAY, 'gpu', '1', '0.389', '0.389'),
         ],
       ],
       [
         contract(2, { kind: 'volume', start: D - 10 * DAY, end: D + 5 * DAY }),
         [
-          charge(D - DAY, 'disk', '50', '0.005', '0.25'),
-          charge(D, 'disk', '50', '0.004', '0.2'),
-          charge(D + DAY, 'disk', '50', '0.004', '0.2'),
+          testCharge(D - DAY, 'disk', '50', '0.005', '0.25'),
+          testCharge(D, 'disk', '50', '0.004', '0.2'),
+          testCharge(D + DAY, 'disk', '50', '0.004', '0.2'),
         ],
       ],
       [
         contract(3, { start: D - 3 * DAY, end: D + DAY, endpointId: 501, workergroupId: 601 }),
-        [charge(D, 'gpu', '1', '0.0004', '0.0004')],
+        [testCharge(D, 'gpu', '1', '0.0004', '0.0004')],
       ],
       [
         contract(4, { start: D - DAY, end: D + 4 * DAY, endpointId: 501 }),
-        [charge(D + DAY, 'gpu', '1', '0.0004', '0.0004')],
+        [testCharge(D + DAY, 'gpu', '1', '0.0004', '0.0004')],
       ],
-      [contract(5, { workergroupId: 701 }), [charge(D, 'gpu', '2', '1', '2')]],
+      [contract(5, { workergroupId: 701 }), [testCharge(D, 'gpu', '2', '1', '2')]],
       [
         contract(6, { start: D - 6 * DAY, end: D + 6 * DAY }),
-        [charge(D - 5 * DAY, 'gpu', '1', '1', '1'), charge(D + 5 * DAY, 'gpu', '1', '1', '1')],
+        [
+          testCharge(D - 5 * DAY, 'gpu', '1', '1', '1'),
+          testCharge(D + 5 * DAY, 'gpu', '1', '1', '1'),
+        ],
       ],
       [
         contract(7, { start: D + 19 * DAY, end: D + 21 * DAY }),
-        [charge(D + 20 * DAY, 'gpu', '1', '1', '1')],
+        [testCharge(D + 20 * DAY, 'gpu', '1', '1', '1')],
       ],
-      [contract(8, { userId: subject.other }), [charge(D, 'gpu', '1', '1', '1')]],
+      [contract(8, { userId: subject.other }), [testCharge(D, 'gpu', '1', '1', '1')]],
       [
         contract(9, { start: D - 2 * DAY, end: D + 3 * DAY }),
-        [charge(D + DAY, 'gpu', '1', '0.5', '0.5')],
+        [testCharge(D + DAY, 'gpu', '1', '0.5', '0.5')],
       ],
       [
         contract(10, { kind: 'volume', start: D - 2 * DAY, end: D + 3 * DAY }),
-        [charge(D, 'disk', '1', '0.1', '0.1')],
+        [testCharge(D, 'disk', '1', '0.1', '0.1')],
+      ],
+      // The team's, made by main: in no walk, total or wrapper of main's own.
+      [
+        contract(12, { teamId: subject.team, start: D - DAY, end: D + 2 * DAY, endpointId: 501 }),
+        [testCharge(D, 'gpu', '1', '3', '3')],
+      ],
+      [
+        contract(13, { teamId: subject.team, kind: 'volume', end: D + DAY }),
+        [testCharge(D, 'disk', '10', '0.1', '1')],
       ],
     ];
     for (const [stored, charges] of fixture) await subject.store(stored, charges);
@@ -231,7 +214,7 @@ export function chargeReportReaderContract(setup: () => Promise<ChargeReportRead
     }
   });
 
-  it('sums the charges in range per contract and per type, rounded once', async () => {
+  it('sums the billed amounts in range per contract and per type', async () => {
     const totals = await subject.reader.contractCharges(
       [id(1), id(2), id(3), id(6)],
       RANGE.gte,
@@ -271,7 +254,7 @@ export function chargeReportReaderContract(setup: () => Promise<ChargeReportRead
     expect(totals.has(id(6))).toBe(false);
   });
 
-  it("sums a wrapper's contracts exactly, then rounds", async () => {
+  it("sums the billed amounts of a wrapper's contracts (each line rounded on its own)", async () => {
     const amounts = await subject.reader.wrapperAmounts(
       subject.main,
       ['endpoint-501', 'workergroup-701', 'endpoint-999'],
@@ -279,7 +262,8 @@ export function chargeReportReaderContract(setup: () => Promise<ChargeReportRead
       RANGE.lte,
     );
     expect(Object.fromEntries(amounts)).toEqual({
-      'endpoint-501': '0.001',
+      // Two lines of 0.0004, billed 0.000 each (their exact sum would round to 0.001).
+      'endpoint-501': '0.000',
       'workergroup-701': '2.000',
     });
     const others = await subject.reader.wrapperAmounts(
@@ -294,12 +278,39 @@ export function chargeReportReaderContract(setup: () => Promise<ChargeReportRead
   it("keeps a walk on its first page's snapshot while contracts are written", async () => {
     const of = filter();
     const head = await subject.reader.head(subject.main, of);
-    await subject.store(contract(11, { end: D + 9 * DAY }), [charge(D, 'gpu', '1', '1', '1')]);
+    await subject.store(contract(11, { end: D + 9 * DAY }), [testCharge(D, 'gpu', '1', '1', '1')]);
     const page = await subject.reader.page(subject.main, of, head.snapshot, null, 100);
     expect(sources(page)).not.toContain(source('instance', 11));
     expect(page).toHaveLength(7);
     const fresh = await walk(subject.main, of);
     expect(sources(fresh)[0]).toBe(source('instance', 11));
     expect((await subject.reader.head(subject.main, of)).total).toBe(8);
+  });
+
+  it("keeps a team's contracts to the team's key: its walks, totals and wrappers", async () => {
+    const team = chargeOwnerKey({ userId: subject.main, teamId: subject.team });
+    expect((await subject.reader.head(team, filter())).total).toBe(2);
+    expect(sources(await walk(team, filter()))).toEqual([
+      source('instance', 12),
+      source('volume', 13),
+    ]);
+    // The team's endpoint-501 wrapper holds the team's contract only, not main's two.
+    const tree = await walk(team, filter({ format: 'tree' }));
+    expect(tree.map((row) => [row.source, row.rowKind === 'wrapper' ? row.contracts : 1])).toEqual([
+      ['endpoint-501', 1],
+      [source('volume', 13), 1],
+    ]);
+    const amounts = await subject.reader.wrapperAmounts(
+      team,
+      ['endpoint-501'],
+      RANGE.gte,
+      RANGE.lte,
+    );
+    expect(Object.fromEntries(amounts)).toEqual({ 'endpoint-501': '3.000' });
+    const personal = sources(await walk(subject.main, filter()));
+    expect(personal).not.toContain(source('instance', 12));
+    expect(personal).not.toContain(source('volume', 13));
+    // Another team (or the team's key negated, a user id) sees none of it.
+    expect((await subject.reader.head(team - 1, filter())).total).toBe(0);
   });
 }

@@ -5,7 +5,8 @@ import {
 } from '../application/ports/charge-export.source.port';
 import { ChargeExportQuery, ChargeLine } from '../domain/charge-export';
 import { CHARGE_CATEGORIES, CHARGE_TYPES } from '../domain/charge-report';
-import { Contract, DailyCharge } from '../domain/contract';
+import { Contract, contractOwnerKey, DailyCharge } from '../domain/contract';
+import { threeDecimals } from '../domain/charge-descriptions';
 import { chargeCategory, InMemoryContracts } from './in-memory-contracts';
 
 const bytes = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -23,11 +24,11 @@ export class InMemoryChargeExportSource extends ChargeExportSource {
     this.contracts.add(contract, charges);
   }
 
-  async open(userId: number, query: ChargeExportQuery): Promise<ChargeLineStream> {
+  async open(ownerKey: number, query: ChargeExportQuery): Promise<ChargeLineStream> {
     const categories = query.categories ?? CHARGE_CATEGORIES;
     const lines = this.contracts
       .all()
-      .filter(({ contract }) => contract.userId === userId)
+      .filter(({ contract }) => contractOwnerKey(contract) === ownerKey)
       .filter(({ contract }) => categories.includes(chargeCategory(contract)))
       .sort(
         ({ contract: a }, { contract: b }) =>
@@ -58,5 +59,6 @@ function linesOf(
       unit: charge.unit,
       rate: charge.rate,
       amount: charge.amount,
+      billed: threeDecimals(charge.amount),
     }));
 }

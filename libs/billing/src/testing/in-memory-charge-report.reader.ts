@@ -12,8 +12,14 @@ import {
   SortKey,
   WrapperEntryRow,
 } from '../domain/charge-report';
-import { Contract, DailyCharge } from '../domain/contract';
-import { chargeCategory, groupKey, InMemoryContracts, sumDecimals } from './in-memory-contracts';
+import { Contract, contractOwnerKey, DailyCharge } from '../domain/contract';
+import {
+  billedSum,
+  chargeCategory,
+  groupKey,
+  InMemoryContracts,
+  sumDecimals,
+} from './in-memory-contracts';
 
 const SCALE = 10n ** 12n;
 
@@ -48,7 +54,7 @@ function itemTotals(type: ChargeItemTotals['type'], charges: DailyCharge[]): Cha
     unit: charges.map((charge) => charge.unit).sort()[0],
     // The rate, or the effective rate when it changed within the range (as the SQL does).
     rate: oneRate ? rates[0] : effectiveRate(amount, quantity),
-    amount: threeDecimals(amount),
+    amount: billedSum(charges.map((charge) => charge.amount)),
   };
 }
 
@@ -66,17 +72,17 @@ export class InMemoryChargeReportReader extends ChargeReportReader {
     this.contracts.add(contract, charges);
   }
 
-  async head(userId: number, filter: ChargeFilter): Promise<WalkHead> {
+  async head(ownerKey: number, filter: ChargeFilter): Promise<WalkHead> {
     const snapshot = String(this.contracts.lastSeq);
-    return { snapshot, total: this.rows(userId, filter, snapshot).length };
+    return { snapshot, total: this.rows(ownerKey, filter, snapshot).length };
   }
 
-  private matching(userId: number, filter: ChargeFilter, snapshot: string) {
+  private matching(ownerKey: number, filter: ChargeFilter, snapshot: string) {
     return this.contracts
       .all()
       .filter(
         (entry) =>
-          entry.contract.userId === userId &&
+          contractOwnerKey(entry.contract) === ownerKey &&
           entry.seq <= Number(snapshot) &&
           entry.charges.some((charge) => charge.day >= filter.gte && charge.day <= filter.lte) &&
           (filter.categories === null ||
@@ -84,10 +90,10 @@ export class InMemoryChargeReportReader extends ChargeReportReader {
       );
   }
 
-  private rows(userId: number, filter: ChargeFilter, snapshot: string): ReportRow[] {
+  private rows(ownerKey: number, filter: ChargeFilter, snapshot: string): ReportRow[] {
     const rows: ReportRow[] = [];
     const wrappers = new Map<string, WrapperEntryRow>();
-    for (const { contract } of this.matching(userId, filter, snapshot)) {
+    for (const { contract } of this.matching(ownerKey, filter, snapshot)) {
       const key = filter.format === 'tree' ? groupKey(contract) : null;
       if (key === null) {
         const row: ContractEntryRow = {
@@ -118,13 +124,13 @@ export class InMemoryChargeReportReader extends ChargeReportReader {
   }
 
   async page(
-    userId: number,
+    ownerKey: number,
     filter: ChargeFilter,
     snapshot: string,
     after: SortKey | null,
     limit: number,
   ): Promise<ReportRow[]> {
-    return this.rows(userId, filter, snapshot)
+    return this.rows(ownerKey, filter, snapshot)
       .filter((row) => after === null || isAfter(row, after, filter.latestFirst))
       .slice(0, limit);
   }
@@ -141,7 +147,7 @@ export class InMemoryChargeReportReader extends ChargeReportReader {
       if (inRange.length === 0) continue;
       result.set(contract.id, {
         days: new Set(inRange.map((charge) => charge.day)).size,
-        amount: threeDecimals(sumDecimals(inRange.map((charge) => charge.amount))),
+        amount: billedSum(inRange.map((charge) => charge.amount)),
         items: CHARGE_TYPES.flatMap((type) => {
           const ofType = inRange.filter((charge) => charge.type === type);
           return ofType.length === 0 ? [] : [itemTotals(type, ofType)];
@@ -152,7 +158,7 @@ export class InMemoryChargeReportReader extends ChargeReportReader {
   }
 
   async wrapperAmounts(
-    userId: number,
+    ownerKey: number,
     sources: string[],
     gte: number,
     lte: number,
@@ -160,11 +166,12 @@ export class InMemoryChargeReportReader extends ChargeReportReader {
     const amounts = new Map<string, string[]>();
     for (const { contract, charges } of this.contracts.all()) {
       const key = groupKey(contract);
-      if (contract.userId !== userId || key === null || !sources.includes(key)) continue;
+      if (contractOwnerKey(contract) !== ownerKey || key === null || !sources.includes(key))
+        continue;
       const inRange = charges.filter((charge) => charge.day >= gte && charge.day <= lte);
       if (inRange.length === 0) continue;
       amounts.set(key, [...(amounts.get(key) ?? []), ...inRange.map((charge) => charge.amount)]);
     }
-    return new Map([...amounts].map(([key, list]) => [key, threeDecimals(sumDecimals(list))]));
+    return new Map([...amounts].map(([key, list]) => [key, billedSum(list)]));
   }
 }

@@ -1,5 +1,4 @@
 import { ChargeStatementReader } from '../application/ports/charge-statement.reader.port';
-import { threeDecimals } from '../domain/charge-descriptions';
 import { CHARGE_CATEGORIES } from '../domain/charge-report';
 import {
   NO_KEY,
@@ -8,8 +7,8 @@ import {
   StatementQuery,
   StatementSum,
 } from '../domain/charge-statement';
-import { Contract, DailyCharge } from '../domain/contract';
-import { chargeCategory, InMemoryContracts, sumDecimals } from './in-memory-contracts';
+import { Contract, contractOwnerKey, DailyCharge } from '../domain/contract';
+import { billedSum, chargeCategory, InMemoryContracts } from './in-memory-contracts';
 
 /** The contract's key in a grouping; NO_KEY where it has no such value. */
 function keyOf(contract: Contract, groupBy: StatementGrouping): string {
@@ -25,16 +24,16 @@ function keyOf(contract: Contract, groupBy: StatementGrouping): string {
   }
 }
 
-const rounded = (amounts: string[]) => threeDecimals(sumDecimals(amounts));
+const rounded = billedSum;
 
 /**
  * The statement's sums over plain arrays: per (period, key), per period and over the range,
- * each summed exactly and rounded once. The range's total is always there ("0" without
+ * each a sum of billed amounts (docs/billing.md "Billed amounts"). The range's total is always there ("0" without
  * charges), as the SQL's empty grouping set answers.
  */
 export class InMemoryChargeStatementReader extends ChargeStatementReader {
   /** The queries asked, in order. */
-  readonly asked: Array<{ userId: number; query: StatementQuery }> = [];
+  readonly asked: Array<{ ownerKey: number; query: StatementQuery }> = [];
 
   constructor(private readonly contracts = new InMemoryContracts()) {
     super();
@@ -44,18 +43,24 @@ export class InMemoryChargeStatementReader extends ChargeStatementReader {
     this.contracts.add(contract, charges);
   }
 
-  async sums(userId: number, query: StatementQuery): Promise<StatementSum[]> {
-    this.asked.push({ userId, query });
+  async sums(ownerKey: number, query: StatementQuery): Promise<StatementSum[]> {
+    this.asked.push({ ownerKey, query });
     const categories = query.categories ?? CHARGE_CATEGORIES;
     const cells = new Map<number, Map<string, string[]>>();
+    // Two dimensions: a cell's map key is the JSON pair [key, subkey].
+    const cellKey = (contract: Contract) =>
+      query.thenBy === undefined
+        ? keyOf(contract, query.groupBy)
+        : JSON.stringify([keyOf(contract, query.groupBy), keyOf(contract, query.thenBy)]);
     const all: string[] = [];
     for (const { contract, charges } of this.contracts.all()) {
-      if (contract.userId !== userId || !categories.includes(chargeCategory(contract))) continue;
+      if (contractOwnerKey(contract) !== ownerKey || !categories.includes(chargeCategory(contract)))
+        continue;
       for (const charge of charges) {
         if (charge.day < query.gte || charge.day > query.lte) continue;
         const bucket = periodStart(charge.day, query.period);
         const keys = cells.get(bucket) ?? new Map<string, string[]>();
-        const key = keyOf(contract, query.groupBy);
+        const key = cellKey(contract);
         keys.set(key, [...(keys.get(key) ?? []), charge.amount]);
         cells.set(bucket, keys);
         all.push(charge.amount);
@@ -63,7 +68,13 @@ export class InMemoryChargeStatementReader extends ChargeStatementReader {
     }
     const sums: StatementSum[] = [];
     for (const [bucket, keys] of cells) {
-      for (const [key, amounts] of keys) sums.push({ bucket, key, amount: rounded(amounts) });
+      for (const [key, amounts] of keys) {
+        if (query.thenBy === undefined) sums.push({ bucket, key, amount: rounded(amounts) });
+        else {
+          const [first, second] = JSON.parse(key) as [string, string];
+          sums.push({ bucket, key: first, subkey: second, amount: rounded(amounts) });
+        }
+      }
       sums.push({ bucket, key: null, amount: rounded([...keys.values()].flat()) });
     }
     sums.push({ bucket: null, key: null, amount: all.length ? rounded(all) : '0' });

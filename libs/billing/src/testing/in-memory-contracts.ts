@@ -1,3 +1,4 @@
+import { threeDecimals } from '../domain/charge-descriptions';
 import { ChargeCategory } from '../domain/charge-report';
 import { Contract, DailyCharge } from '../domain/contract';
 
@@ -14,6 +15,11 @@ export function sumDecimals(values: readonly string[]): string {
   const negative = total < 0n;
   const digits = (negative ? -total : total).toString().padStart(scale + 1, '0');
   return `${negative ? '-' : ''}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+}
+
+/** The sum of the billed amounts (each rounded to 3 decimals) of charges of these amounts. */
+export function billedSum(amounts: readonly string[]): string {
+  return threeDecimals(sumDecimals(amounts.map(threeDecimals)));
 }
 
 /** The contract's class in the `type` filter (serverless = instance under an endpoint or workergroup). */

@@ -1,25 +1,18 @@
 import { DomainError } from '@app/platform';
-import { InlineUnitOfWork, ManualClock } from '@app/platform/testing';
-import {
-  InMemoryVolumeListingAuditLog,
-  InMemoryVolumeListingRepository,
-} from '../testing/in-memory-volume-listings';
-import { UnlistVolumeUseCase } from './unlist-volume.use-case';
+import { testListing, volumesKit, VolumesKit } from '../testing/volumes-kit';
 
 describe('UnlistVolumeUseCase', () => {
-  let listings: InMemoryVolumeListingRepository;
-  let audit: InMemoryVolumeListingAuditLog;
-  let clock: ManualClock;
-  let useCase: UnlistVolumeUseCase;
+  let kit: VolumesKit;
+  let listings: VolumesKit['listings'];
+  let audit: VolumesKit['audit'];
+  let clock: VolumesKit['clock'];
+  let useCase: VolumesKit['unlist'];
 
   beforeEach(async () => {
-    listings = new InMemoryVolumeListingRepository();
-    audit = new InMemoryVolumeListingAuditLog();
-    clock = new ManualClock(Date.UTC(2026, 2, 1, 12));
-    useCase = new UnlistVolumeUseCase(listings, audit, new InlineUnitOfWork(), clock);
-    const base = { ownerId: 1, machineId: 9, sizeGb: 50, pricePerGbMonth: '0.1' };
-    await listings.upsert({ ...base, id: 10, status: 'listed', activeRentals: 0 });
-    await listings.upsert({ ...base, id: 11, status: 'listed', activeRentals: 2 });
+    kit = volumesKit();
+    ({ listings, audit, clock, unlist: useCase } = kit);
+    await listings.upsert(testListing(10));
+    await listings.upsert(testListing(11, { activeRentals: 2 }));
   });
 
   it('unlists the listing and audits who did it and when', async () => {

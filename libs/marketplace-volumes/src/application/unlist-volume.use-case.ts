@@ -7,6 +7,8 @@ import { VolumeListingRepository } from './ports/volume-listing.repository.port'
 export interface UnlistVolumeCommand {
   listingId: number;
   actorUserId: number;
+  /** The team of the caller's context, or null (docs/teams.md "Ownership"). */
+  actorTeamId?: number | null;
 }
 
 /** Takes a caller's volume off the marketplace; the status change and its audit entry commit together. */
@@ -22,7 +24,11 @@ export class UnlistVolumeUseCase {
   execute(command: UnlistVolumeCommand): Promise<UnlistOutcome> {
     return this.uow.run(async () => {
       const listing = await this.listings.findByIdForUpdate(command.listingId);
-      const { outcome, previousStatus } = decideUnlist(listing, command.actorUserId);
+      const { outcome, previousStatus } = decideUnlist(
+        listing,
+        command.actorUserId,
+        command.actorTeamId ?? null,
+      );
       const now = this.clock.now();
       if (outcome === 'unlisted') await this.listings.markUnlisted(command.listingId, now);
       // Repeated unlists are audited too: each one is a request the owner made.

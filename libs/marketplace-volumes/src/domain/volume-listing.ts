@@ -7,6 +7,8 @@ export type ListingStatus = (typeof LISTING_STATUSES)[number];
 export interface VolumeListing {
   readonly id: number;
   readonly ownerId: number;
+  /** The team that holds it (docs/teams.md "Ownership"), or null: its owner's own. */
+  readonly teamId?: number | null;
   readonly machineId: number;
   readonly sizeGb: number;
   /** Exact decimal text (money is never a float). */
@@ -37,10 +39,15 @@ export interface UnlistDecision {
  * The listed -> unlisted transition. Someone else's listing is reported exactly like a
  * missing one, so the answer never reveals which ids exist. Unlisting twice succeeds
  * (the client may retry a POST whose answer it lost), and a listing whose volume is still
- * rented cannot be withdrawn from under its renters.
+ * rented cannot be withdrawn from under its renters. In a team's context the team's
+ * listings are the caller's; in the personal context, the user's own outside any team.
  */
-export function decideUnlist(listing: VolumeListing | null, callerUserId: number): UnlistDecision {
-  if (!listing || listing.ownerId !== callerUserId) {
+export function decideUnlist(
+  listing: VolumeListing | null,
+  callerUserId: number,
+  callerTeamId: number | null = null,
+): UnlistDecision {
+  if (!listing || !heldIn(listing, callerUserId, callerTeamId)) {
     throw new VolumesError('volume_listing_not_found', UNLIST_MESSAGES.notFound);
   }
   if (listing.status === 'unlisted')
@@ -49,4 +56,9 @@ export function decideUnlist(listing: VolumeListing | null, callerUserId: number
     throw new VolumesError('volume_listing_active', UNLIST_MESSAGES.active);
   }
   return { outcome: 'unlisted', previousStatus: 'listed' };
+}
+
+function heldIn(listing: VolumeListing, userId: number, teamId: number | null): boolean {
+  if (teamId !== null) return listing.teamId === teamId;
+  return listing.ownerId === userId && (listing.teamId ?? null) === null;
 }

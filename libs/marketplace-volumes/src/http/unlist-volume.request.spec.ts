@@ -1,15 +1,5 @@
-import { DomainError } from '@app/platform';
+import { thrownBy } from '@app/platform/testing';
 import { LISTING_ID_MESSAGES, parseListingId } from './unlist-volume.request';
-
-function errorOf(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 describe('parseListingId', () => {
   it('accepts a positive integer', () => {
@@ -17,14 +7,14 @@ describe('parseListingId', () => {
   });
 
   it.each([undefined, null])('reports %p as missing', (raw) => {
-    const error = errorOf(() => parseListingId(raw));
+    const error = thrownBy(() => parseListingId(raw));
     expect(error.code).toBe('volume_id_missing');
     expect(error.message).toBe(LISTING_ID_MESSAGES.missing);
     expect(error.message).toBe('You must pass in `id` in the body of the request');
   });
 
   it.each([0, -1, 1.5, '42', true, {}, []])('refuses %p', (raw) => {
-    const error = errorOf(() => parseListingId(raw));
+    const error = thrownBy(() => parseListingId(raw));
     expect(error.code).toBe('volume_id_invalid');
     expect(error.message).toBe('`id` must be a positive integer');
   });

@@ -1,18 +1,21 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiBearerAuth,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, RateLimit } from '@app/platform';
+import { Access, CurrentPrincipal, errorResponsesOf, Principal, RateLimit } from '@app/platform';
 import { UnlistVolumeUseCase } from '../application/unlist-volume.use-case';
-
+import { VOLUMES_ERRORS } from '../domain/errors';
 import { parseListingId } from './unlist-volume.request';
 import { UnlistVolumeRequestDto } from './unlist-volume.request.dto';
 import { UnlistVolumeResponseDto, VolumeErrorResponseDto } from './unlist-volume.response.dto';
+import { presentUnlistedVolume } from './volume-listing.presenter';
+
+/** Documents a volumes route's failures from the codes it can raise (errorResponsesOf). */
+const ApiVolumesErrors = errorResponsesOf(VOLUMES_ERRORS, VolumeErrorResponseDto);
 
 @ApiTags('volumes')
 @ApiBearerAuth()
@@ -22,6 +25,7 @@ export class VolumesController {
 
   // Served with and without the trailing slash (the public client sends none), never redirected.
   @Post('unlist')
+  @Access('machine_write', 'api.volumes.unlist')
   @HttpCode(200)
   @RateLimit('volumes_unlist')
   @ApiOperation({
@@ -31,10 +35,13 @@ export class VolumesController {
       "other users' listings get the same answer.",
   })
   @ApiOkResponse({ type: UnlistVolumeResponseDto })
-  @ApiBadRequestResponse({
-    type: VolumeErrorResponseDto,
-    description: 'id missing or not a positive integer, no such listing, or listing in use',
-  })
+  @ApiVolumesErrors.described(
+    'id missing or not a positive integer, no such listing, or listing in use',
+    'volume_id_missing',
+    'volume_id_invalid',
+    'volume_listing_not_found',
+    'volume_listing_active',
+  )
   @ApiTooManyRequestsResponse({
     description: '{"detail": "API requests too frequent endpoint threshold=5.0"}',
   })
@@ -43,7 +50,11 @@ export class VolumesController {
     @Body() body: UnlistVolumeRequestDto,
   ): Promise<UnlistVolumeResponseDto> {
     const listingId = parseListingId(body.id);
-    await this.unlistVolume.execute({ listingId, actorUserId: principal.userId });
-    return { success: true, msg: `Unlisted Volume ${listingId}.` };
+    const outcome = await this.unlistVolume.execute({
+      listingId,
+      actorUserId: principal.userId,
+      actorTeamId: principal.teamId,
+    });
+    return presentUnlistedVolume(listingId, outcome);
   }
 }

@@ -9,6 +9,7 @@ type Row = Record<string, unknown>;
 const KNOWN_FIELDS = new Set([
   'id',
   'owner_id',
+  'team_id',
   'machine_id',
   'size_gb',
   'price_per_gb_month',
@@ -94,6 +95,7 @@ export class VolumeListingsFixtureLoader extends FixtureLoader {
       const seed = {
         id: integer(row, 'id', 1, undefined, FIXTURE_ID_LIMIT),
         ownerId: integer(row, 'owner_id', 1),
+        teamId: row.team_id === undefined || row.team_id === null ? null : integer(row, 'team_id', 1),
         machineId: integer(row, 'machine_id', 1),
         sizeGb,
         pricePerGbMonth: price(row, 'price_per_gb_month', 0),

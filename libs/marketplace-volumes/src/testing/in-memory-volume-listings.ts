@@ -39,6 +39,7 @@ export class InMemoryVolumeListingRepository extends VolumeListingRepository {
     const now = this.now();
     this.rows.set(seed.id, {
       ...seed,
+      teamId: seed.teamId ?? null,
       pricePerGbMonth: sixDecimals(seed.pricePerGbMonth),
       createdAt: known?.createdAt ?? now,
       updatedAt: now,

@@ -8,6 +8,8 @@ export interface StoredEndpointGroup extends EndpointGroup {
 export interface NewEndpointGroup {
   id: number;
   userId: number;
+  /** The team of the context it was made in; null or absent: the user's own. */
+  teamId?: number | null;
   options: EndpointGroupOptions;
   state: EndpointState;
   apiKeyCiphertext: string;
@@ -20,14 +22,18 @@ export abstract class EndpointGroupRepository {
 
   abstract insert(group: NewEndpointGroup): Promise<void>;
 
-  /** The user's groups, oldest first. */
-  abstract listByUser(userId: number): Promise<StoredEndpointGroup[]>;
+  /** The groups the context owns (`ownedIn`), oldest first. */
+  abstract listByUser(userId: number, teamId?: number | null): Promise<StoredEndpointGroup[]>;
 
   /**
    * The group if it belongs to `userId`, row-locked until the unit of work ends so
    * concurrent updates merge one after another instead of losing each other's changes.
    */
-  abstract findOwnedForUpdate(id: number, userId: number): Promise<StoredEndpointGroup | null>;
+  abstract findOwnedForUpdate(
+    id: number,
+    userId: number,
+    teamId?: number | null,
+  ): Promise<StoredEndpointGroup | null>;
 
   abstract update(
     id: number,
@@ -35,7 +41,7 @@ export abstract class EndpointGroupRepository {
   ): Promise<void>;
 
   /** Deletes the group if it belongs to `userId`; false when there was none to delete. */
-  abstract deleteOwned(id: number, userId: number): Promise<boolean>;
+  abstract deleteOwned(id: number, userId: number, teamId?: number | null): Promise<boolean>;
 
   /** Creates or replaces a group with an explicit id (fixtures). */
   abstract upsert(group: NewEndpointGroup): Promise<void>;

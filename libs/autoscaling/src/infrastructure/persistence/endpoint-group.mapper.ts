@@ -8,6 +8,7 @@ import { EndpointGroupOptions, EndpointState } from '../../domain/endpoint-group
 export interface EndpointGroupRow {
   id: number;
   user_id: number;
+  team_id: number | null;
   endpoint_name: string | null;
   endpoint_state: EndpointState;
   min_load: number;
@@ -24,7 +25,7 @@ export interface EndpointGroupRow {
   updated_at: Date;
 }
 
-export const ENDPOINT_GROUP_COLUMNS = `id, user_id, endpoint_name, endpoint_state, min_load,
+export const ENDPOINT_GROUP_COLUMNS = `id, user_id, team_id, endpoint_name, endpoint_state, min_load,
   min_cold_load, target_util, cold_mult, cold_workers, max_workers, max_queue_time,
   target_queue_time, inactivity_timeout, api_key_ciphertext, created_at, updated_at`;
 
@@ -32,6 +33,7 @@ export function toStoredEndpointGroup(row: EndpointGroupRow): StoredEndpointGrou
   return {
     id: row.id,
     userId: row.user_id,
+    teamId: row.team_id,
     state: row.endpoint_state,
     options: {
       minLoad: row.min_load,
@@ -75,5 +77,6 @@ export function insertParams(group: NewEndpointGroup): unknown[] {
     group.apiKeyCiphertext,
     group.createdAt,
     ...optionParams(group.options),
+    group.teamId ?? null,
   ];
 }

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions, TransactionalEntityManager, TypeormUnitOfWork } from '@app/platform';
 import { ManualClock, SeededRandomSource, testSecretKeeper } from '@app/platform/testing';
 import { CreateEndpointGroupUseCase } from '../../application/create-endpoint-group.use-case';
-import { EndpointGroupKeys } from '../../application/endpoint-group-key';
+import { EndpointGroupKeys } from '../../application/endpoint-group-keys.service';
 import { UpdateEndpointGroupUseCase } from '../../application/update-endpoint-group.use-case';
 import { DEFAULT_ENDPOINT_GROUP_OPTIONS } from '../../domain/endpoint-group';
 import { endpointGroupRepositoryContract } from '../../testing/endpoint-group-repository.contract';
@@ -20,6 +20,7 @@ describe('endpoint group persistence (real PostgreSQL)', () => {
   let update: UpdateEndpointGroupUseCase;
   let ownerId: number;
   let strangerId: number;
+  let teamId: number;
 
   beforeAll(async () => {
     dataSource = await new DataSource(dataSourceOptions(process.env.DATABASE_URL!)).initialize();
@@ -38,11 +39,14 @@ describe('endpoint group persistence (real PostgreSQL)', () => {
       )[0].id as number;
     ownerId = await insertUser();
     strangerId = await insertUser();
+    teamId = (await dataSource.query(`INSERT INTO teams (name) VALUES ('autoscaling-int') RETURNING id`))[0]
+      .id as number;
   });
 
   // The users' groups go with them (ON DELETE CASCADE).
   afterAll(async () => {
     await dataSource.query(`DELETE FROM users WHERE id = ANY($1)`, [[ownerId, strangerId]]);
+    await dataSource.query(`DELETE FROM teams WHERE id = $1`, [teamId]);
     await dataSource.destroy();
   });
 
@@ -52,6 +56,7 @@ describe('endpoint group persistence (real PostgreSQL)', () => {
       owner: ownerId,
       stranger: strangerId,
       fixtureId: CONTRACT_FIXTURE_ID,
+      teamId,
     }));
   });
 

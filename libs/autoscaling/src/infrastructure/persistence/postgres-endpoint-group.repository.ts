@@ -17,8 +17,11 @@ import {
 const INSERT = `INSERT INTO endpoint_groups
   (id, user_id, endpoint_state, api_key_ciphertext, created_at, updated_at,
    endpoint_name, min_load, min_cold_load, target_util, cold_mult, cold_workers, max_workers,
-   max_queue_time, target_queue_time, inactivity_timeout)
-  VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`;
+   max_queue_time, target_queue_time, inactivity_timeout, team_id)
+  VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`;
+
+/** The groups the caller's context owns ($1 the user, $2 the team or null): docs/teams.md. */
+const OWNED = `(($2::integer IS NULL AND team_id IS NULL AND user_id = $1) OR team_id = $2::integer)`;
 
 /** An id the integer column cannot hold names no group; asking PostgreSQL would be an error. */
 function storable(id: number): boolean {
@@ -42,20 +45,24 @@ export class PostgresEndpointGroupRepository extends EndpointGroupRepository {
     await this.tx.rows(INSERT, insertParams(group));
   }
 
-  async listByUser(userId: number): Promise<StoredEndpointGroup[]> {
+  async listByUser(userId: number, teamId: number | null = null): Promise<StoredEndpointGroup[]> {
     const rows = await this.tx.rows<EndpointGroupRow>(
-      `SELECT ${ENDPOINT_GROUP_COLUMNS} FROM endpoint_groups WHERE user_id = $1 ORDER BY id`,
-      [userId],
+      `SELECT ${ENDPOINT_GROUP_COLUMNS} FROM endpoint_groups WHERE ${OWNED} ORDER BY id`,
+      [userId, teamId],
     );
     return rows.map(toStoredEndpointGroup);
   }
 
-  async findOwnedForUpdate(id: number, userId: number): Promise<StoredEndpointGroup | null> {
+  async findOwnedForUpdate(
+    id: number,
+    userId: number,
+    teamId: number | null = null,
+  ): Promise<StoredEndpointGroup | null> {
     if (!storable(id)) return null;
     const rows = await this.tx.rows<EndpointGroupRow>(
       `SELECT ${ENDPOINT_GROUP_COLUMNS} FROM endpoint_groups
-        WHERE id = $1 AND user_id = $2 FOR UPDATE`,
-      [id, userId],
+        WHERE id = $3 AND ${OWNED} FOR UPDATE`,
+      [userId, teamId, id],
     );
     return rows[0] ? toStoredEndpointGroup(rows[0]) : null;
   }
@@ -84,11 +91,11 @@ export class PostgresEndpointGroupRepository extends EndpointGroupRepository {
     );
   }
 
-  async deleteOwned(id: number, userId: number): Promise<boolean> {
+  async deleteOwned(id: number, userId: number, teamId: number | null = null): Promise<boolean> {
     if (!storable(id)) return false;
     const rows = await this.tx.rows<{ id: number }>(
-      `DELETE FROM endpoint_groups WHERE id = $1 AND user_id = $2 RETURNING id`,
-      [id, userId],
+      `DELETE FROM endpoint_groups WHERE id = $3 AND ${OWNED} RETURNING id`,
+      [userId, teamId, id],
     );
     return rows.length === 1;
   }
@@ -97,7 +104,7 @@ export class PostgresEndpointGroupRepository extends EndpointGroupRepository {
     await this.tx.rows(
       `${INSERT}
        ON CONFLICT (id) DO UPDATE SET
-         user_id = EXCLUDED.user_id, endpoint_state = EXCLUDED.endpoint_state,
+         user_id = EXCLUDED.user_id, team_id = EXCLUDED.team_id, endpoint_state = EXCLUDED.endpoint_state,
          api_key_ciphertext = EXCLUDED.api_key_ciphertext, updated_at = now(),
          endpoint_name = EXCLUDED.endpoint_name, min_load = EXCLUDED.min_load,
          min_cold_load = EXCLUDED.min_cold_load, target_util = EXCLUDED.target_util,

@@ -12,7 +12,7 @@ export interface ChargeLineStream {
   lines: Readable;
 }
 
-/** The caller's daily charge lines in range, in export order (docs/billing.md "Export"). */
+/** The owner's daily charge lines (ownerKey: chargeOwnerKey) in range, in export order (docs/billing.md "Export"). */
 export abstract class ChargeExportSource {
-  abstract open(userId: number, query: ChargeExportQuery): Promise<ChargeLineStream>;
+  abstract open(ownerKey: number, query: ChargeExportQuery): Promise<ChargeLineStream>;
 }

@@ -10,17 +10,17 @@ export interface WalkHead {
 
 /**
  * Read side of the charges report. Every method is bounded by the page or by the days of
- * the user's history, never by the number of contracts before the page: `head` sums a
+ * the owner's history (ownerKey: chargeOwnerKey), never by the number of contracts before the page: `head` sums a
  * per-day summary, `page` walks an index from the keyset position, `contractCharges` and
  * `wrapperAmounts` only touch the page's entries (see docs/billing.md).
  */
 export abstract class ChargeReportReader {
   /** Run for the first page only: the walk's snapshot and its total. */
-  abstract head(userId: number, filter: ChargeFilter): Promise<WalkHead>;
+  abstract head(ownerKey: number, filter: ChargeFilter): Promise<WalkHead>;
 
   /** Up to `limit` entries strictly after `after`, in report order, as of `snapshot`. */
   abstract page(
-    userId: number,
+    ownerKey: number,
     filter: ChargeFilter,
     snapshot: string,
     after: SortKey | null,
@@ -36,7 +36,7 @@ export abstract class ChargeReportReader {
 
   /** Per wrapper source: the exact sum of its serverless charges in [gte, lte], rounded to 3 decimals. */
   abstract wrapperAmounts(
-    userId: number,
+    ownerKey: number,
     sources: string[],
     gte: number,
     lte: number,

@@ -6,8 +6,8 @@ import { StatementQuery, StatementSum } from '../../domain/charge-statement';
  */
 export abstract class ChargeStatementReader {
   /**
-   * The caller's charges in range, filtered by class, summed exactly and rounded once to
+   * The owner's charges (ownerKey: chargeOwnerKey) in range, filtered by class, summed exactly and rounded once to
    * 3 decimals: per (calendar period, key), per period and over the range.
    */
-  abstract sums(userId: number, query: StatementQuery): Promise<StatementSum[]>;
+  abstract sums(ownerKey: number, query: StatementQuery): Promise<StatementSum[]>;
 }

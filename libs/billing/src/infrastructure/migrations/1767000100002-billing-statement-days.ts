@@ -1,5 +1,4 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { bulkStatementDaysSql } from '../persistence/statement-days.sql';
 
 /**
  * `billing_statement_days`: per user, statement dimension (`type`, `endpoint`,
@@ -26,7 +25,21 @@ export class BillingStatementDays1767000100002 implements MigrationInterface {
         amount numeric NOT NULL,
         PRIMARY KEY (user_id, dimension, day, category, key)
       )`);
-    await runner.query(bulkStatementDaysSql(''));
+    // The backfill as it was when this migration was written (a migration never changes;
+    // 1767000100005 adds the billed amounts).
+    await runner.query(`
+      INSERT INTO billing_statement_days (user_id, dimension, day, category, key, lines, amount)
+      SELECT c.user_id, g.dimension, x.day, c.category, g.key, sum(x.lines), sum(x.amount)
+        FROM (SELECT ch.contract_id, ch.day, count(*)::int AS lines, sum(ch.amount) AS amount
+                FROM billing_charges ch JOIN billing_contracts c ON c.id = ch.contract_id
+               GROUP BY ch.contract_id, ch.day) x
+        JOIN billing_contracts c ON c.id = x.contract_id
+        CROSS JOIN LATERAL (VALUES
+          ('type', c.category),
+          ('endpoint', coalesce('endpoint-' || c.endpoint_id, '(none)')),
+          ('workergroup', coalesce('workergroup-' || c.workergroup_id, '(none)')),
+          ('label', coalesce(c.label, '(none)'))) g(dimension, key)
+       GROUP BY 1, 2, 3, 4, 5`);
   }
 
   async down(runner: QueryRunner): Promise<void> {

@@ -11,7 +11,7 @@ import {
  * benchmark's SQL floor (bench/) run exactly the same statements. Cost per page: the
  * head (page 1 only) is O(buckets) index probes of the running totals; a page is O(limit)
  * index entries plus the non-matching ones whose sort key lies between matching ones,
- * plus one index probe per serverless wrapper of the user in tree format (docs/billing.md).
+ * plus one index probe per serverless wrapper of the owner in tree format (docs/billing.md).
  */
 export interface SqlStatement {
   text: string;
@@ -29,14 +29,14 @@ class Params {
 /** Placeholders shared by every fragment of one statement. */
 interface Refs {
   p: Params;
-  user: string;
+  owner: string;
   gte: string;
   lte: string;
 }
 
-function refs(userId: number, filter: ChargeFilter): Refs {
+function refs(ownerKey: number, filter: ChargeFilter): Refs {
   const p = new Params();
-  return { p, user: p.add(userId), gte: p.add(filter.gte), lte: p.add(filter.lte) };
+  return { p, owner: p.add(ownerKey), gte: p.add(filter.gte), lte: p.add(filter.lte) };
 }
 
 /**
@@ -72,7 +72,7 @@ function gappedMisses(r: Refs): string {
 function spanned(r: Refs, category: string, bucket: string): string {
   const at = (column: string, day: string) =>
     `coalesce((SELECT p.${column} FROM billing_report_days p
-                WHERE p.user_id = ${r.user} AND p.category = ${category} AND p.bucket = ${bucket}
+                WHERE p.owner_key = ${r.owner} AND p.category = ${category} AND p.bucket = ${bucket}
                   AND ${day}
                 ORDER BY p.day DESC LIMIT 1), 0)`;
   return `${at('cum_starts', `p.day <= ${r.lte}`)} - ${at('cum_ends', `p.day < ${r.gte}`)}`;
@@ -112,7 +112,7 @@ function keyset(
  * Up to `limit` matching contracts of `categories` after the cursor, in report order, as
  * (id, source, sort_ts). The scan is confined to [lowest, highest] walk value of the
  * contracts charged in range (from billing_report_days), so it neither starts among
- * contracts that end after every match nor runs on through the user's older history.
+ * contracts that end after every match nor runs on through the owner's older history.
  */
 function contractKeys(
   r: Refs,
@@ -126,11 +126,11 @@ function contractKeys(
   const cats = r.p.add(categories);
   // One pass over the summary's days for both bounds (a CTE: computed once).
   const bounds = `(SELECT min(r.${lo}) AS lo, max(r.${hi}) AS hi FROM billing_report_days r
-         WHERE r.user_id = ${r.user} AND r.day >= ${r.gte} AND r.day <= ${r.lte}
+         WHERE r.owner_key = ${r.owner} AND r.day >= ${r.gte} AND r.day <= ${r.lte}
            AND r.category = ANY(${cats}::text[]))`;
   return `WITH bounds AS MATERIALIZED ${bounds}
     SELECT c.id, c.source, c.${column} AS sort_ts FROM billing_contracts c
-     WHERE c.user_id = ${r.user}
+     WHERE c.owner_key = ${r.owner}
        AND c.${column} >= (SELECT lo FROM bounds)
        AND c.${column} <= (SELECT hi FROM bounds)
        AND c.category = ANY(${cats}::text[]) AND ${visible(snapshot)} AND ${charged(r)}
@@ -159,13 +159,13 @@ const CONTRACT_COLUMNS = `k.kind, k.label, k.template_id, k.endpoint_id, k.worke
  * pg_snapshot from the walk's head statement).
  */
 export function pageStatement(
-  userId: number,
+  ownerKey: number,
   filter: ChargeFilter,
   snapshot: string,
   after: SortKey | null,
   limit: number,
 ): SqlStatement {
-  const r = refs(userId, filter);
+  const r = refs(ownerKey, filter);
   const snap = r.p.add(snapshot);
   const n = r.p.add(limit);
   const { column, dir, glo, ghi } = walk(filter.latestFirst);
@@ -196,14 +196,14 @@ export function pageStatement(
         SELECT r.bucket, min(r.min_start) AS lo_start, max(r.max_start) AS hi_start,
                min(r.min_end) AS lo_end, max(r.max_end) AS hi_end
           FROM billing_report_days r
-         WHERE r.user_id = ${r.user} AND r.category = 'serverless'
+         WHERE r.owner_key = ${r.owner} AND r.category = 'serverless'
            AND r.day >= ${r.gte} AND r.day <= ${r.lte}
          GROUP BY r.bucket)`);
     ctes.push(`wrappers AS (
         SELECT g.bucket AS source, w.sort_ts FROM groups g
          CROSS JOIN LATERAL (
            SELECT c.${column} AS sort_ts FROM billing_contracts c
-            WHERE c.user_id = ${r.user} AND c.group_key = g.bucket
+            WHERE c.owner_key = ${r.owner} AND c.group_key = g.bucket
               AND c.${column} >= g.${glo} AND c.${column} <= g.${ghi}
               AND ${visible(snap)} AND ${charged(r)}
             ORDER BY c.${column} ${dir}
@@ -217,7 +217,7 @@ export function pageStatement(
   const other = walk(!filter.latestFirst);
   const otherTs = parts.wrappers
     ? `(SELECT c.${other.column} FROM billing_contracts c, groups g
-         WHERE g.bucket = e.source AND c.user_id = ${r.user} AND c.group_key = e.source
+         WHERE g.bucket = e.source AND c.owner_key = ${r.owner} AND c.group_key = e.source
            AND c.${other.column} >= g.${other.glo} AND c.${other.column} <= g.${other.ghi}
            AND ${visible(snap)} AND ${charged(r)}
          ORDER BY c.${other.column} ${other.dir}
@@ -226,7 +226,7 @@ export function pageStatement(
   const contracts = parts.wrappers
     ? `CASE WHEN e.row_kind = 'wrapper' THEN (${spanned(r, `'serverless'`, 'e.source')}
          - (SELECT count(*) FROM billing_contracts c
-             WHERE c.user_id = ${r.user} AND c.group_key = e.source AND ${gappedMisses(r)})
+             WHERE c.owner_key = ${r.owner} AND c.group_key = e.source AND ${gappedMisses(r)})
        )::int END`
     : 'NULL::int';
   const text = `
@@ -252,19 +252,19 @@ const MAX_SNAPSHOT_CHARS = 2048;
  * The head of a walk, run for its first page. Columns:
  *
  * - `snapshot`: the snapshot this statement runs in, reduced to what decides the
- *   visibility of this user's contracts: with M the newest created_xid among them, every
+ *   visibility of this owner's contracts: with M the newest created_xid among them, every
  *   contract with xid <= M committed in it is visible, xids above M are not (a contract
  *   written later gets a larger xid), and in-flight xids up to M stay invisible. Later
  *   pages see exactly the contracts committed in it, and two walks over unchanged data
  *   get the same snapshot (and so the same tokens).
  * - `total`, counted in that same snapshot: not a count over contracts but, per bucket of
- *   the user (walked in the summary's index, one probe each), contracts with first charged
+ *   the owner (walked in the summary's index, one probe each), contracts with first charged
  *   day <= lte minus those with last charged day < gte read from the running totals, less
  *   the gapped contracts with no charge in range. In tree format every serverless bucket
  *   with at least one such contract is one wrapper.
  */
-export function headStatement(userId: number, filter: ChargeFilter): SqlStatement {
-  const r = refs(userId, filter);
+export function headStatement(ownerKey: number, filter: ChargeFilter): SqlStatement {
+  const r = refs(ownerKey, filter);
   const cats = r.p.add(filter.categories ?? CHARGE_CATEGORIES);
   const counted =
     filter.format === 'table'
@@ -272,21 +272,21 @@ export function headStatement(userId: number, filter: ChargeFilter): SqlStatemen
       : `coalesce(sum(n) FILTER (WHERE category <> 'serverless'), 0)
          + count(*) FILTER (WHERE category = 'serverless' AND n > 0)`;
   const text = `
-    WITH RECURSIVE user_buckets AS (
+    WITH RECURSIVE owner_buckets AS (
       (SELECT r.category, r.bucket FROM billing_report_days r
-        WHERE r.user_id = ${r.user} ORDER BY r.category, r.bucket LIMIT 1)
+        WHERE r.owner_key = ${r.owner} ORDER BY r.category, r.bucket LIMIT 1)
       UNION ALL
-      SELECT n.category, n.bucket FROM user_buckets b CROSS JOIN LATERAL (
+      SELECT n.category, n.bucket FROM owner_buckets b CROSS JOIN LATERAL (
         SELECT r.category, r.bucket FROM billing_report_days r
-         WHERE r.user_id = ${r.user} AND (r.category, r.bucket) > (b.category, b.bucket)
+         WHERE r.owner_key = ${r.owner} AND (r.category, r.bucket) > (b.category, b.bucket)
          ORDER BY r.category, r.bucket LIMIT 1) n),
     spans AS MATERIALIZED (
       SELECT b.category, b.bucket, ${spanned(r, 'b.category', 'b.bucket')} AS n
-        FROM user_buckets b WHERE b.category = ANY(${cats}::text[])),
+        FROM owner_buckets b WHERE b.category = ANY(${cats}::text[])),
     misses AS (
       SELECT coalesce(c.group_key, c.category) AS bucket, count(*) AS n
         FROM billing_contracts c
-       WHERE c.user_id = ${r.user} AND c.category = ANY(${cats}::text[]) AND ${gappedMisses(r)}
+       WHERE c.owner_key = ${r.owner} AND c.category = ANY(${cats}::text[]) AND ${gappedMisses(r)}
        GROUP BY 1),
     buckets AS (
       SELECT s.category, s.n - coalesce(m.n, 0) AS n FROM spans s LEFT JOIN misses m USING (bucket)),
@@ -295,7 +295,7 @@ export function headStatement(userId: number, filter: ChargeFilter): SqlStatemen
       SELECT least(pg_snapshot_xmin(current.s)::text::bigint, top.m + 1) AS lo, top.m + 1 AS hi
         FROM current,
              (SELECT coalesce(max(c.created_xid)::text::bigint, 0) AS m
-                FROM billing_contracts c WHERE c.user_id = ${r.user}) top),
+                FROM billing_contracts c WHERE c.owner_key = ${r.owner}) top),
     reduced AS (
       SELECT b.lo, b.lo || ':' || b.hi || ':' || coalesce(
                (SELECT string_agg(x::text, ',' ORDER BY x::text::bigint)
@@ -309,13 +309,17 @@ export function headStatement(userId: number, filter: ChargeFilter): SqlStatemen
   return { text, values: r.p.values };
 }
 
-/** Per type, then per contract: exact numeric sums, rounded once; the rate or, when it changed, the effective rate. */
+/**
+ * Per type, then per contract: quantities are exact sums rounded once; amounts are sums of
+ * billed amounts (each charge's amount rounded to 3 decimals: docs/billing.md "Billed
+ * amounts"); the rate or, when it changed, the effective rate of the exact sums.
+ */
 const CHARGE_COLUMNS = {
   quantity: (sum: string) => `round(${sum}, 3)::text AS quantity`,
   rate: (minRate: string, maxRate: string, amount: string, quantity: string) =>
     `CASE WHEN ${minRate} = ${maxRate} THEN ${minRate}::text
           ELSE round(${amount} / nullif(${quantity}, 0), 6)::text END AS rate`,
-  amount: (sum: string) => `round(${sum}, 3)::text AS amount`,
+  amount: (billedSum: string) => `round(${billedSum}, 3)::text AS amount`,
 };
 
 /**
@@ -330,7 +334,7 @@ export function contractChargesStatement(ids: number[], gte: number, lte: number
       SELECT contract_id, type, min(day) AS first_day, max(day) AS last_day,
              ${quantity('sum(quantity)')}, min(unit) AS unit,
              ${rate('min(rate)', 'max(rate)', 'sum(amount)', 'sum(quantity)')},
-             ${amount('sum(amount)')}, count(DISTINCT day)::int AS days
+             ${amount('sum(round(amount, 3))')}, count(DISTINCT day)::int AS days
         FROM billing_charges`;
   const perType = `GROUP BY GROUPING SETS ((contract_id, type), (contract_id))`;
   // A range shorter than a day holds at most one charge day: a contract's totals hold no
@@ -349,13 +353,13 @@ export function contractChargesStatement(ids: number[], gte: number, lte: number
         SELECT * FROM billing_charge_totals
          WHERE contract_id = ANY($1::int[]) AND contract_first_day >= $2 AND contract_last_day <= $3)
       SELECT contract_id, type, first_day, last_day, ${quantity('quantity')}, unit,
-             ${rate('min_rate', 'max_rate', 'amount', 'quantity')}, ${amount('amount')},
+             ${rate('min_rate', 'max_rate', 'amount', 'quantity')}, ${amount('billed')},
              NULL::int AS days
         FROM whole
       UNION ALL
       SELECT contract_id, NULL, min(first_day), max(last_day), ${quantity('sum(quantity)')},
              min(unit), ${rate('min(min_rate)', 'max(max_rate)', 'sum(amount)', 'sum(quantity)')},
-             ${amount('sum(amount)')}, min(contract_days)
+             ${amount('sum(billed)')}, min(contract_days)
         FROM whole GROUP BY contract_id
       UNION ALL${summed}
        WHERE contract_id = ANY(ARRAY(SELECT unnest($1::int[]) EXCEPT SELECT contract_id FROM whole))
@@ -365,20 +369,20 @@ export function contractChargesStatement(ids: number[], gte: number, lte: number
   };
 }
 
-/** Per wrapper: the exact sum of its contracts' charges in range, rounded once. O(days). */
+/** Per wrapper: the sum of its contracts' billed amounts in range. O(days). */
 export function wrapperAmountsStatement(
-  userId: number,
+  ownerKey: number,
   sources: string[],
   gte: number,
   lte: number,
 ): SqlStatement {
   return {
     text: `
-      SELECT bucket AS source, round(sum(amount), 3)::text AS amount
+      SELECT bucket AS source, round(sum(billed), 3)::text AS amount
         FROM billing_report_days
-       WHERE user_id = $1 AND category = 'serverless' AND bucket = ANY($2::text[])
+       WHERE owner_key = $1 AND category = 'serverless' AND bucket = ANY($2::text[])
          AND day >= $3 AND day <= $4
        GROUP BY bucket`,
-    values: [userId, sources, gte, lte],
+    values: [ownerKey, sources, gte, lte],
   };
 }

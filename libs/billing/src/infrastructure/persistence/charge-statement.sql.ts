@@ -3,30 +3,40 @@ import { StatementQuery } from '../../domain/charge-statement';
 import { SqlStatement } from './charge-report.sql';
 
 /**
- * The statement's sums over billing_statement_days (user, dimension, day, category, key):
+ * The statement's sums over billing_statement_days (owner, dimension, day, category, key):
  * one index range scan of the caller's days in range for the grouping, so the cost is
  * O(days x keys). Calendar periods come from date_trunc in UTC ('week' starts on Monday).
- * Sums are numeric (exact) and rounded once, to 3 decimals, in the row each one is for:
- * cells (bucket, key), periods (bucket, key null) and the range (both null). Rows of keys
+ * Every figure is a sum of billed amounts (each charge line's amount rounded to 3 decimals,
+ * docs/billing.md "Billed amounts"), so cells (bucket, key) add up to their period
+ * (bucket, key null) and periods to the range (both null), exactly. Rows of keys
  * a rewritten contract no longer has (0 lines) are skipped.
  */
-export function statementSumsStatement(userId: number, query: StatementQuery): SqlStatement {
+export function statementSumsStatement(ownerKey: number, query: StatementQuery): SqlStatement {
+  // With two dimensions one is `type`: the rows of the other dimension carry the class in
+  // their category column, so (key, category) pairs come from the same scan.
+  const pair = query.thenBy !== undefined;
+  const dimension = query.groupBy === 'type' && pair ? query.thenBy : query.groupBy;
+  const [key, subkey] = !pair
+    ? ['s.key', 'NULL::text']
+    : query.groupBy === 'type'
+      ? ['s.category', 's.key']
+      : ['s.key', 's.category'];
   return {
     text: `
       WITH cells AS (
         SELECT extract(epoch FROM date_trunc($6, to_timestamp(s.day) AT TIME ZONE 'UTC'))::bigint
                  AS bucket,
-               s.key, sum(s.amount) AS amount
+               ${key} AS key, ${subkey} AS subkey, sum(s.billed) AS amount
           FROM billing_statement_days s
-         WHERE s.user_id = $1 AND s.dimension = $2 AND s.day >= $3 AND s.day <= $4
+         WHERE s.owner_key = $1 AND s.dimension = $2 AND s.day >= $3 AND s.day <= $4
            AND s.category = ANY($5::text[]) AND s.lines > 0
-         GROUP BY 1, 2)
-      SELECT bucket, key, coalesce(round(sum(amount), 3), 0)::text AS amount
+         GROUP BY 1, 2, 3)
+      SELECT bucket, key, subkey, coalesce(round(sum(amount), 3), 0)::text AS amount
         FROM cells
-       GROUP BY GROUPING SETS ((bucket, key), (bucket), ())`,
+       GROUP BY GROUPING SETS ((bucket, key, subkey), (bucket), ())`,
     values: [
-      userId,
-      query.groupBy,
+      ownerKey,
+      dimension,
       query.gte,
       query.lte,
       query.categories ?? CHARGE_CATEGORIES,
@@ -37,7 +47,7 @@ export function statementSumsStatement(userId: number, query: StatementQuery): S
 
 /** Charge lines the export of this range will hold, from the same summary. O(days x classes). */
 export function exportLineCountStatement(
-  userId: number,
+  ownerKey: number,
   gte: number,
   lte: number,
   categories: readonly string[] | null,
@@ -46,9 +56,9 @@ export function exportLineCountStatement(
     text: `
       SELECT coalesce(sum(lines), 0)::bigint::text AS lines
         FROM billing_statement_days
-       WHERE user_id = $1 AND dimension = 'type' AND day >= $2 AND day <= $3
+       WHERE owner_key = $1 AND dimension = 'type' AND day >= $2 AND day <= $3
          AND category = ANY($4::text[])`,
-    values: [userId, gte, lte, categories ?? CHARGE_CATEGORIES],
+    values: [ownerKey, gte, lte, categories ?? CHARGE_CATEGORIES],
   };
 }
 
@@ -63,7 +73,7 @@ export function exportLineCountStatement(
  * DECLARE CURSOR only), hence the explicit shape.
  */
 export function exportLinesStatement(
-  userId: number,
+  ownerKey: number,
   gte: number,
   lte: number,
   categories: readonly string[] | null,
@@ -73,17 +83,18 @@ export function exportLinesStatement(
       SELECT /* charges-export */ c.id AS "contractId", c.category AS "contractType", c.label,
              c.endpoint_id AS "endpointId", c.workergroup_id AS "workergroupId", ch.type,
              ch.day::float8 AS day, ch.quantity::text AS quantity, ch.unit,
-             ch.rate::text AS rate, ch.amount::text AS amount
+             ch.rate::text AS rate, ch.amount::text AS amount,
+             round(ch.amount, 3)::text AS billed
         FROM billing_contracts c
        CROSS JOIN LATERAL (
          SELECT ch.type, ch.day, ch.quantity, ch.unit, ch.rate, ch.amount
            FROM billing_charges ch
           WHERE ch.contract_id = c.id AND ch.day >= $2 AND ch.day <= $3
          OFFSET 0) ch
-       WHERE c.user_id = $1 AND c.category = ANY($4::text[])
+       WHERE c.owner_key = $1 AND c.category = ANY($4::text[])
          AND c.first_charge_day <= $3 AND c.last_charge_day >= $2
        ORDER BY c.start_ts, c.source, ch.day,
                 array_position(ARRAY['gpu', 'disk', 'bwd', 'bwu'], ch.type)`,
-    values: [userId, gte, lte, categories ?? CHARGE_CATEGORIES],
+    values: [ownerKey, gte, lte, categories ?? CHARGE_CATEGORIES],
   };
 }

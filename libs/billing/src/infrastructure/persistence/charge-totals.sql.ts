@@ -6,7 +6,7 @@
  * (contractChargesStatement) instead of summing its daily charges.
  */
 const COLUMNS = `contract_id, type, first_day, last_day, quantity, unit, min_rate, max_rate, amount,
-                 contract_first_day, contract_last_day, contract_days`;
+                 billed, contract_first_day, contract_last_day, contract_days`;
 
 /**
  * The totals of the contracts `c` selected by `where`, from their charges and their
@@ -17,7 +17,7 @@ function totalsSelect(where: string): string {
   return `
     SELECT ch.contract_id, ch.type, min(ch.day), max(ch.day), sum(ch.quantity), min(ch.unit),
            min(ch.rate), max(ch.rate), sum(ch.amount),
-           c.first_charge_day, c.last_charge_day,
+           sum(round(ch.amount, 3)), c.first_charge_day, c.last_charge_day,
            CASE WHEN c.charge_days_gapped
                 THEN (SELECT count(DISTINCT d.day) FROM billing_charges d WHERE d.contract_id = c.id)
                 ELSE (c.last_charge_day - c.first_charge_day) / 86400 + 1 END::int

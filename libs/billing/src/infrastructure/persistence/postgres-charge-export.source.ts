@@ -59,13 +59,13 @@ export class PostgresChargeExportSource extends ChargeExportSource {
     super();
   }
 
-  async open(userId: number, query: ChargeExportQuery): Promise<ChargeLineStream> {
+  async open(ownerKey: number, query: ChargeExportQuery): Promise<ChargeLineStream> {
     const driver = this.dataSource.driver as PostgresDriver;
     const [client, release] = (await driver.obtainMasterConnection()) as [PoolClient, Release];
     try {
-      const count = exportLineCountStatement(userId, query.gte, query.lte, query.categories);
+      const count = exportLineCountStatement(ownerKey, query.gte, query.lte, query.categories);
       const { rows } = await client.query<{ lines: string }>(count.text, count.values);
-      const statement = exportLinesStatement(userId, query.gte, query.lte, query.categories);
+      const statement = exportLinesStatement(ownerKey, query.gte, query.lte, query.categories);
       const lines = client.query(
         new ReleasingQueryStream(statement.text, statement.values, release),
       );

@@ -24,20 +24,20 @@ export class PostgresChargeReportReader extends ChargeReportReader {
     super();
   }
 
-  async head(userId: number, filter: ChargeFilter): Promise<WalkHead> {
-    const { text, values } = headStatement(userId, filter);
+  async head(ownerKey: number, filter: ChargeFilter): Promise<WalkHead> {
+    const { text, values } = headStatement(ownerKey, filter);
     const [row] = await this.reads.rows<WalkHead>(text, values, PREPARED);
     return row;
   }
 
   async page(
-    userId: number,
+    ownerKey: number,
     filter: ChargeFilter,
     snapshot: string,
     after: SortKey | null,
     limit: number,
   ): Promise<ReportRow[]> {
-    const { text, values } = pageStatement(userId, filter, snapshot, after, limit);
+    const { text, values } = pageStatement(ownerKey, filter, snapshot, after, limit);
     return (await this.reads.rows<PageSqlRow>(text, values, PREPARED)).map(toReportRow);
   }
 
@@ -51,12 +51,12 @@ export class PostgresChargeReportReader extends ChargeReportReader {
   }
 
   async wrapperAmounts(
-    userId: number,
+    ownerKey: number,
     sources: string[],
     gte: number,
     lte: number,
   ): Promise<Map<string, string>> {
-    const { text, values } = wrapperAmountsStatement(userId, sources, gte, lte);
+    const { text, values } = wrapperAmountsStatement(ownerKey, sources, gte, lte);
     const rows = await this.reads.rows<{ source: string; amount: string }>(text, values, PREPARED);
     return new Map(rows.map((row) => [row.source, row.amount]));
   }

@@ -7,6 +7,7 @@ import { statementSumsStatement } from './charge-statement.sql';
 interface StatementSumRow {
   bucket: string | null;
   key: string | null;
+  subkey: string | null;
   amount: string;
 }
 
@@ -16,12 +17,13 @@ export class PostgresChargeStatementReader extends ChargeStatementReader {
     super();
   }
 
-  async sums(userId: number, query: StatementQuery): Promise<StatementSum[]> {
-    const { text, values } = statementSumsStatement(userId, query);
+  async sums(ownerKey: number, query: StatementQuery): Promise<StatementSum[]> {
+    const { text, values } = statementSumsStatement(ownerKey, query);
     const rows = await this.tx.rows<StatementSumRow>(text, values);
     return rows.map((row) => ({
       bucket: row.bucket === null ? null : Number(row.bucket),
       key: row.key,
+      ...(query.thenBy && row.key !== null ? { subkey: row.subkey } : {}),
       amount: row.amount,
     }));
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionalEntityManager } from '@app/platform';
 import { ContractRepository } from '../../application/ports/contract.repository.port';
-import { Contract, DailyCharge } from '../../domain/contract';
+import { Contract, contractOwnerKey, DailyCharge } from '../../domain/contract';
 import { contractChargeTotalsSql } from './charge-totals.sql';
 import {
   contractReportDaysSql,
@@ -37,7 +37,7 @@ export class PostgresContractRepository extends ContractRepository {
       ]);
       await this.tx.rows(lockReportDaysSql, [
         contract.id,
-        contract.userId,
+        contractOwnerKey(contract),
         contract.kind,
         contract.endpointId,
         contract.workergroupId,
@@ -50,10 +50,11 @@ export class PostgresContractRepository extends ContractRepository {
       await this.tx.rows(`DELETE FROM billing_charges WHERE contract_id = $1`, [contract.id]);
       await this.tx.rows(
         `INSERT INTO billing_contracts
-           (id, user_id, kind, start_ts, end_ts, label, template_id, endpoint_id, workergroup_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+           (id, user_id, team_id, kind, start_ts, end_ts, label, template_id, endpoint_id,
+            workergroup_id)
+         VALUES ($1, $2, $10, $3, $4, $5, $6, $7, $8, $9)
          ON CONFLICT (id) DO UPDATE SET
-           user_id = EXCLUDED.user_id, kind = EXCLUDED.kind, start_ts = EXCLUDED.start_ts,
+           user_id = EXCLUDED.user_id, team_id = EXCLUDED.team_id, kind = EXCLUDED.kind, start_ts = EXCLUDED.start_ts,
            end_ts = EXCLUDED.end_ts, label = EXCLUDED.label, template_id = EXCLUDED.template_id,
            endpoint_id = EXCLUDED.endpoint_id, workergroup_id = EXCLUDED.workergroup_id`,
         [
@@ -66,6 +67,7 @@ export class PostgresContractRepository extends ContractRepository {
           contract.templateId,
           contract.endpointId,
           contract.workergroupId,
+          contract.teamId ?? null,
         ],
       );
       if (charges.length > 0) {

@@ -15,11 +15,16 @@ export const DEMO_EMAIL_DOMAIN = 'demo.gpumarket.test';
 /** Share of all contracts owned by user 1, the heavy user. */
 const HEAVY_SHARE = 0.2;
 
+/** Masks a 64-bit hash to a non-negative 31-bit value (abs() of the smallest one fails). */
+const HASH_31_BITS = 2147483647;
+
 /**
  * Everything is generated inside PostgreSQL with INSERT ... SELECT over generate_series
  * (no rows cross the wire, so it is as fast as COPY): 1,000,000 contracts and ~10,000,000
- * charges load in a few minutes. Randomness is seeded (setseed) or derived from hashes of
- * the contract id, so the same options produce the same dataset.
+ * charges load in a few minutes. The same options produce the same dataset: the contracts
+ * come from one seeded random sequence (setseed, consumed in a fixed order), and each
+ * contract's charges from hashes of what the contract is (its user's number, kind, start
+ * and end), never of its id: ids come from a sequence, so a re-seed gets new ones.
  */
 @Injectable()
 export class PostgresDemoDataSeeder extends DemoDataSeeder {
@@ -151,10 +156,10 @@ export class PostgresDemoDataSeeder extends DemoDataSeeder {
 
   private async clearContracts(runner: QueryRunner): Promise<void> {
     await runner.query(
-      `DELETE FROM billing_report_days WHERE user_id IN (SELECT id FROM demo_users)`,
+      `DELETE FROM billing_report_days WHERE owner_key IN (SELECT id FROM demo_users)`,
     );
     await runner.query(
-      `DELETE FROM billing_statement_days WHERE user_id IN (SELECT id FROM demo_users)`,
+      `DELETE FROM billing_statement_days WHERE owner_key IN (SELECT id FROM demo_users)`,
     );
     await runner.query(
       `DELETE FROM billing_charge_totals WHERE contract_id IN
@@ -227,7 +232,8 @@ export class PostgresDemoDataSeeder extends DemoDataSeeder {
 
   /**
    * Instances: gpu and disk every day, bwd on ~70% and bwu on ~45% of days; volumes: disk.
-   * Quantities and rates derive from hashes of (contract, day), amounts are exact products.
+   * Quantities and rates derive from hashes of the contract's content `k` (and the day),
+   * non-negative 31-bit values; amounts are exact products.
    */
   private async seedCharges(runner: QueryRunner, firstId: number, lastId: number): Promise<void> {
     await runner.query(
@@ -236,13 +242,13 @@ export class PostgresDemoDataSeeder extends DemoDataSeeder {
          FROM (
            SELECT c.id, d.day, t.type,
                   CASE t.type
-                    WHEN 'gpu' THEN round((1 + abs(h.v) % 23000 / 1000.0)::numeric, 3)
-                    WHEN 'disk' THEN (10 + abs(hashint4(c.id)) % 490)::numeric
-                    ELSE round((abs(h.v) % 50000 / 1000.0)::numeric, 3)
+                    WHEN 'gpu' THEN round((1 + h.v % 23000 / 1000.0)::numeric, 3)
+                    WHEN 'disk' THEN (10 + (hashint8extended(ck.k, -1) & ${HASH_31_BITS}) % 490)::numeric
+                    ELSE round((h.v % 50000 / 1000.0)::numeric, 3)
                   END AS quantity,
                   CASE t.type WHEN 'gpu' THEN 'hours' WHEN 'disk' THEN 'GB-days' ELSE 'GB' END AS unit,
                   CASE t.type
-                    WHEN 'gpu' THEN round((0.1 + abs(hashint4(c.id + 7)) % 1900 / 1000.0)::numeric, 3)
+                    WHEN 'gpu' THEN round((0.1 + (hashint8extended(ck.k, -2) & ${HASH_31_BITS}) % 1900 / 1000.0)::numeric, 3)
                     WHEN 'disk' THEN CASE WHEN c.kind = 'volume' THEN 0.004 ELSE 0.005 END
                     WHEN 'bwd' THEN 0.01
                     ELSE 0.008
@@ -250,14 +256,17 @@ export class PostgresDemoDataSeeder extends DemoDataSeeder {
                   h.v
              FROM billing_contracts c
              JOIN demo_users u ON u.id = c.user_id AND c.id BETWEEN $1 AND $2
+             CROSS JOIN LATERAL (
+               SELECT hashtextextended(concat_ws('/', u.n, c.kind, c.start_ts, c.end_ts), 0) AS k
+             ) ck
              CROSS JOIN LATERAL generate_series(c.first_charge_day, c.last_charge_day, 86400) d(day)
              CROSS JOIN LATERAL (VALUES ('gpu'), ('disk'), ('bwd'), ('bwu')) t(type)
-             CROSS JOIN LATERAL (SELECT hashint8(c.id::bigint * 1000003 + d.day / 86400) AS v) h
+             CROSS JOIN LATERAL (SELECT hashint8extended(ck.k, d.day / 86400) & ${HASH_31_BITS} AS v) h
             WHERE CASE t.type
                     WHEN 'disk' THEN true
                     WHEN 'gpu' THEN c.kind = 'instance'
-                    WHEN 'bwd' THEN c.kind = 'instance' AND abs(h.v) % 100 < 70
-                    ELSE c.kind = 'instance' AND abs(h.v >> 8) % 100 < 45
+                    WHEN 'bwd' THEN c.kind = 'instance' AND h.v % 100 < 70
+                    ELSE c.kind = 'instance' AND (h.v >> 8) % 100 < 45
                   END
          ) x`,
       [firstId, lastId],

@@ -1,10 +1,10 @@
 /**
- * Maintenance of billing_statement_days, the per (user, dimension, charged day, category,
+ * Maintenance of billing_statement_days, the per (owner, dimension, charged day, category,
  * key) summary the statement and the export's line count read (see the 1767000100002
  * migration). Every charge line of a contract is counted once in each of the four
  * dimensions, under the contract's key in that dimension (STATEMENT_KEYS).
  */
-const COLUMNS = `user_id, dimension, day, category, key, lines, amount`;
+const COLUMNS = `owner_key, dimension, day, category, key, lines, amount, billed`;
 
 /** The contract `c`'s key in each statement dimension; "(none)" where it has no value. */
 const KEYS = `(VALUES ('type', c.category),
@@ -17,22 +17,24 @@ const KEYS = `(VALUES ('type', c.category),
  * replaces them, and again (as the new side) by applyStatementDeltaSql.
  */
 export const contractStatementLinesSql = `
-    SELECT c.user_id, g.dimension, x.day, c.category, g.key, x.lines, x.amount
+    SELECT c.owner_key, g.dimension, x.day, c.category, g.key, x.lines, x.amount, x.billed
       FROM billing_contracts c
-      JOIN (SELECT day, count(*)::int AS lines, sum(amount) AS amount FROM billing_charges
+      JOIN (SELECT day, count(*)::int AS lines, sum(amount) AS amount,
+                   sum(round(amount, 3)) AS billed FROM billing_charges
              WHERE contract_id = $1 GROUP BY day) x ON true
       CROSS JOIN LATERAL ${KEYS}
      WHERE c.id = $1`;
 
 /** A contract's lines as read before a rewrite, the parameters of the delta below. */
 export interface StatementLines {
-  user_id: number;
+  owner_key: number;
   dimension: string;
   day: string;
   category: string;
   key: string;
   lines: number;
   amount: string;
+  billed: string;
 }
 
 /**
@@ -46,31 +48,34 @@ export interface StatementLines {
  */
 export const applyStatementDeltaSql = `
     INSERT INTO billing_statement_days AS d (${COLUMNS})
-    SELECT user_id, dimension, day, category, key, sum(lines), sum(amount)
+    SELECT owner_key, dimension, day, category, key, sum(lines), sum(amount), sum(billed)
       FROM (${contractStatementLinesSql}
             UNION ALL
-            SELECT user_id, dimension, day, category, key, -lines, -amount
+            SELECT owner_key, dimension, day, category, key, -lines, -amount, -billed
               FROM unnest($2::int[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::int[],
-                          $8::numeric[]) AS earlier(user_id, dimension, day, category, key, lines, amount)
+                          $8::numeric[], $9::numeric[])
+                     AS earlier(owner_key, dimension, day, category, key, lines, amount, billed)
            ) delta
-     GROUP BY user_id, dimension, day, category, key
-    HAVING sum(lines) <> 0 OR sum(amount) <> 0
-     ORDER BY user_id, dimension, day, category, key
-    ON CONFLICT (user_id, dimension, day, category, key) DO UPDATE SET
-      lines = d.lines + EXCLUDED.lines, amount = d.amount + EXCLUDED.amount`;
+     GROUP BY owner_key, dimension, day, category, key
+    HAVING sum(lines) <> 0 OR sum(amount) <> 0 OR sum(billed) <> 0
+     ORDER BY owner_key, dimension, day, category, key
+    ON CONFLICT (owner_key, dimension, day, category, key) DO UPDATE SET
+      lines = d.lines + EXCLUDED.lines, amount = d.amount + EXCLUDED.amount,
+      billed = d.billed + EXCLUDED.billed`;
 
 /** The parameters of applyStatementDeltaSql for contract `contractId`'s earlier lines. */
 export function statementDeltaParams(contractId: number, earlier: StatementLines[]): unknown[] {
   const column = <K extends keyof StatementLines>(name: K) => earlier.map((row) => row[name]);
   return [
     contractId,
-    column('user_id'),
+    column('owner_key'),
     column('dimension'),
     column('day'),
     column('category'),
     column('key'),
     column('lines'),
     column('amount'),
+    column('billed'),
   ];
 }
 
@@ -78,8 +83,10 @@ export function statementDeltaParams(contractId: number, earlier: StatementLines
 export function bulkStatementDaysSql(join: string): string {
   return `
     INSERT INTO billing_statement_days (${COLUMNS})
-    SELECT c.user_id, g.dimension, x.day, c.category, g.key, sum(x.lines), sum(x.amount)
-      FROM (SELECT ch.contract_id, ch.day, count(*)::int AS lines, sum(ch.amount) AS amount
+    SELECT c.owner_key, g.dimension, x.day, c.category, g.key, sum(x.lines), sum(x.amount),
+           sum(x.billed)
+      FROM (SELECT ch.contract_id, ch.day, count(*)::int AS lines, sum(ch.amount) AS amount,
+                   sum(round(ch.amount, 3)) AS billed
               FROM billing_charges ch JOIN billing_contracts c ON c.id = ch.contract_id ${join}
              GROUP BY ch.contract_id, ch.day) x
       JOIN billing_contracts c ON c.id = x.contract_id

@@ -3,6 +3,8 @@ import { ListingStatus, VolumeListing } from '../../domain/volume-listing';
 export interface VolumeListingSeed {
   id: number;
   ownerId: number;
+  /** The team that holds it; null or absent: the owner's own. */
+  teamId?: number | null;
   machineId: number;
   sizeGb: number;
   pricePerGbMonth: string;

@@ -34,10 +34,11 @@ export class PostgresVolumeListingRepository extends VolumeListingRepository {
   async upsert(seed: VolumeListingSeed): Promise<void> {
     await this.tx.rows(
       `INSERT INTO volume_listings
-         (id, owner_id, machine_id, size_gb, price_per_gb_month, status, active_rentals, unlisted_at)
-       VALUES ($1, $2, $3, $4, $5, $6::text, $7, CASE WHEN $6::text = 'unlisted' THEN now() END)
+         (id, owner_id, machine_id, size_gb, price_per_gb_month, status, active_rentals, unlisted_at, team_id)
+       VALUES ($1, $2, $3, $4, $5, $6::text, $7, CASE WHEN $6::text = 'unlisted' THEN now() END, $8)
        ON CONFLICT (id) DO UPDATE SET
          owner_id = EXCLUDED.owner_id,
+         team_id = EXCLUDED.team_id,
          machine_id = EXCLUDED.machine_id,
          size_gb = EXCLUDED.size_gb,
          price_per_gb_month = EXCLUDED.price_per_gb_month,
@@ -55,6 +56,7 @@ export class PostgresVolumeListingRepository extends VolumeListingRepository {
         seed.pricePerGbMonth,
         seed.status,
         seed.activeRentals,
+        seed.teamId ?? null,
       ],
     );
   }

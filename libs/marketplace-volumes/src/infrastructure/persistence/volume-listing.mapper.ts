@@ -5,6 +5,7 @@ import { ListingStatus, VolumeListing } from '../../domain/volume-listing';
 export interface VolumeListingRow {
   id: number;
   owner_id: number;
+  team_id: number | null;
   machine_id: number;
   size_gb: number;
   /** numeric: the driver returns exact decimal text. */
@@ -16,13 +17,14 @@ export interface VolumeListingRow {
   unlisted_at: Date | null;
 }
 
-export const VOLUME_LISTING_COLUMNS = `id, owner_id, machine_id, size_gb, price_per_gb_month,
+export const VOLUME_LISTING_COLUMNS = `id, owner_id, team_id, machine_id, size_gb, price_per_gb_month,
   status, active_rentals, created_at, updated_at, unlisted_at`;
 
 export function toVolumeListing(row: VolumeListingRow): VolumeListing {
   return {
     id: row.id,
     ownerId: row.owner_id,
+    teamId: row.team_id,
     machineId: row.machine_id,
     sizeGb: row.size_gb,
     pricePerGbMonth: row.price_per_gb_month,

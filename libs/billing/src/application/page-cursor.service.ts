@@ -39,12 +39,12 @@ function isCursorPayload(value: unknown): value is CursorPayload {
 }
 
 /**
- * Digest of everything that defines the walk: the caller, the day range, the classes,
+ * Digest of everything that defines the walk: the owner (its key), the day range, the classes,
  * the format and the order. A token only continues the walk it was made for.
  */
-export function walkDigest(userId: number, filter: ChargeFilter): string {
+export function walkDigest(ownerKey: number, filter: ChargeFilter): string {
   const canonical = JSON.stringify([
-    userId,
+    ownerKey,
     filter.gte,
     filter.lte,
     filter.categories,
@@ -61,9 +61,9 @@ export function walkDigest(userId: number, filter: ChargeFilter): string {
 export class PageCursorCodec {
   constructor(private readonly secrets: SecretKeeper) {}
 
-  encode(userId: number, filter: ChargeFilter, cursor: PageCursor): string {
+  encode(ownerKey: number, filter: ChargeFilter, cursor: PageCursor): string {
     const payload: CursorPayload = {
-      d: walkDigest(userId, filter),
+      d: walkDigest(ownerKey, filter),
       v: cursor.after.value,
       s: cursor.after.source,
       n: cursor.snapshot,
@@ -73,13 +73,13 @@ export class PageCursorCodec {
   }
 
   /** The cursor of a token made for this caller and filter; otherwise 400 invalid_token. */
-  decode(userId: number, filter: ChargeFilter, token: string): PageCursor {
-    const cursor = this.tryDecode(userId, filter, token);
+  decode(ownerKey: number, filter: ChargeFilter, token: string): PageCursor {
+    const cursor = this.tryDecode(ownerKey, filter, token);
     if (!cursor) throw new BillingError('invalid_token', INVALID_TOKEN_MSG);
     return cursor;
   }
 
-  private tryDecode(userId: number, filter: ChargeFilter, token: string): PageCursor | null {
+  private tryDecode(ownerKey: number, filter: ChargeFilter, token: string): PageCursor | null {
     if (token.length > MAX_TOKEN_CHARS) return null;
     const payload = this.secrets.verify(PURPOSE, token);
     if (payload === null) return null;
@@ -89,7 +89,7 @@ export class PageCursorCodec {
     } catch {
       return null;
     }
-    if (!isCursorPayload(parsed) || parsed.d !== walkDigest(userId, filter)) return null;
+    if (!isCursorPayload(parsed) || parsed.d !== walkDigest(ownerKey, filter)) return null;
     return { after: { value: parsed.v, source: parsed.s }, snapshot: parsed.n, total: parsed.t };
   }
 }

@@ -2,7 +2,7 @@ import { SecretKeeper } from '@app/platform';
 import { BillingError } from '../domain/errors';
 import { testSecretKeeper } from '@app/platform/testing';
 import { ChargeFilter } from '../domain/charge-report';
-import { PageCursorCodec, walkDigest } from './page-cursor';
+import { PageCursorCodec, walkDigest } from './page-cursor.service';
 
 const filter: ChargeFilter = {
   gte: 0,

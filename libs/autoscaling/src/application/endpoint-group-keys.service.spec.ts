@@ -1,6 +1,6 @@
 import { encodeToken } from '@app/platform';
 import { ScriptedRandomSource, testSecretKeeper } from '@app/platform/testing';
-import { EndpointGroupKeys } from './endpoint-group-key';
+import { EndpointGroupKeys } from './endpoint-group-keys.service';
 
 describe('EndpointGroupKeys', () => {
   it('makes worker keys of 256 bits in letters and digits, even from a draw whose base64url began with "-"', () => {
