@@ -1,14 +1,18 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { AuditLogModule } from '@app/audit-log';
 import { AutoscalingModule } from '@app/autoscaling';
 import { BillingModule } from '@app/billing';
 import {
+  AccountSecurityWithTfaModule,
+  AccountSecurityWorkerWithTfaModule,
   AccountsWithTfaModule,
   IdentityTfaModule,
   TfaDeliveryWorkerModule,
 } from '@app/identity-tfa';
 import { MarketplaceVolumesModule } from '@app/marketplace-volumes';
 import {
+  AccessGuard,
   AuthGuard,
   Environment,
   loadPlatformConfig,
@@ -34,18 +38,28 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [
-        PlatformModule.forRoot({ env, http: true, randomSource: options.randomSource }),
-        // Accounts with identity-tfa's login challenge as the password login's second step.
+        PlatformModule.forRoot({
+          env,
+          http: true,
+          metrics: 'api',
+          randomSource: options.randomSource,
+        }),
+        // Accounts with identity-tfa's login challenge as the password login's second step
+        // and account security's trusted devices and records.
         AccountsWithTfaModule,
         BillingModule,
         IdentityTfaModule,
+        AccountSecurityWithTfaModule,
         MarketplaceVolumesModule,
         AutoscalingModule,
-        ...(runWorker ? [TfaDeliveryWorkerModule] : []),
+        AuditLogModule,
+        ...(runWorker ? [TfaDeliveryWorkerModule, AccountSecurityWorkerWithTfaModule] : []),
       ],
       providers: [
-        // Order matters: the rate limit keys on the principal that authentication resolves.
+        // Order matters: permissions and the rate limit read the principal that
+        // authentication resolves, and a refused request spends no rate-limit slot.
         { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: WriteConcurrencyGuard },
         DrainOnShutdown,

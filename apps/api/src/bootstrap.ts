@@ -9,11 +9,15 @@ import {
   documentErrorEnvelope,
   Environment,
   ErrorEnvelopeDto,
+  followTraceContextOfTrustedProxies,
   FrameworkChatterAtDebug,
   loadPlatformConfig,
+  openRequestScope,
+  compressResponses,
   parseJsonBody,
   rejectHostileQuery,
   RateLimitedDto,
+  traceRequests,
 } from '@app/platform';
 import { ApiModule, ApiModuleOptions } from './api.module';
 import { LimitedExpressAdapter } from './connection-limits';
@@ -44,13 +48,18 @@ export async function createApiApp(
 ): Promise<NestExpressApplication> {
   const server = express();
   server.disable('x-powered-by');
-  server.set('trust proxy', 'loopback');
   const config = loadPlatformConfig(env);
+  // Before anything can answer: every response of a traced request says its trace id.
+  traceRequests(server);
+  // Who may name the client in X-Forwarded-For (TRUSTED_PROXIES): request.ip follows it.
+  server.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
   // First: a flood of one credential is turned away before it costs anything else.
   server.use(capInFlightPerCredential(config.requestsInFlightPerKey));
   server.use(collapseLeadingSlashes);
   server.use(rejectHostileQuery);
   server.use(parseJsonBody);
+  server.use(openRequestScope);
+  server.use(compressResponses(config.compression));
   const app = await NestFactory.create<NestExpressApplication>(
     ApiModule.register({ ...overrides, env }),
     new LimitedExpressAdapter(server, config.http),
@@ -60,6 +69,7 @@ export async function createApiApp(
     },
   );
   app.useLogger(new FrameworkChatterAtDebug(app.get(Logger)));
+  followTraceContextOfTrustedProxies(app.getHttpServer());
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: OPENAPI_JSON_PATH,
   });

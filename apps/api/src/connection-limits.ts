@@ -64,7 +64,7 @@ function openFileLimit(): number | null {
   }
 }
 
-/** The spec's bodies: `{detail}` for a 429, the error envelope for a 503. */
+/** The api's usual bodies: `{detail}` for a 429, the error envelope for a 503. */
 function refusal(status: 429 | 503, message: string): string {
   const body = JSON.stringify(
     status === 429

@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import {
   assertCanListen,
@@ -6,6 +7,8 @@ import {
   embeddedBanner,
   Environment,
   loadPlatformConfig,
+  MetricsListener,
+  PlatformConfig,
   probeRedis,
   resolveRuntime,
   startupFailureMessage,
@@ -26,7 +29,7 @@ async function main(): Promise<void> {
   if (runtime.embedded) console.warn(embeddedBanner(runtime.dataDir!));
   const config = loadPlatformConfig(runtime.env);
   if (!runtime.embedded) {
-    await checkDatabase(config.databaseUrl);
+    await checkDatabase(config.databaseUrl, config.database);
     const redisProblem = await probeRedis(config.redisUrl);
     if (redisProblem) process.stderr.write(`Warning: ${redisProblem}\n`);
   }
@@ -48,10 +51,39 @@ async function main(): Promise<void> {
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  // One machine-readable line that scripts (and tests spawning the api) can wait for.
-  process.stdout.write(
-    `${JSON.stringify({ msg: 'api listening', port, worker: config.runWorker, embedded: runtime.embedded })}\n`,
-  );
+  const metricsPort = app.get(MetricsListener).port;
+  process.stdout.write(listeningLine(config, port, metricsPort, runtime.embedded));
+}
+
+/**
+ * Said once the api listens, whatever LOG_LEVEL is: one JSON line that scripts (and tests
+ * spawning the api) can wait for, or, where logs are read by a person (LOG_FORMAT pretty),
+ * a sentence with the address to open.
+ */
+function listeningLine(
+  config: PlatformConfig,
+  port: number,
+  metricsPort: number | null,
+  embedded: boolean,
+): string {
+  if (config.logFormat !== 'pretty') {
+    const fields = {
+      msg: 'api listening',
+      port,
+      metrics_port: metricsPort,
+      pid: process.pid,
+      worker: config.runWorker,
+      embedded,
+    };
+    return `${JSON.stringify(fields)}\n`;
+  }
+  const host = ['0.0.0.0', '::'].includes(config.host) ? 'localhost' : config.host;
+  const notes = [
+    config.runWorker ? 'delivery worker in this process' : 'no delivery worker (RUN_WORKER=false)',
+    ...(metricsPort === null ? [] : [`metrics on ${config.metricsHost}:${metricsPort}`]),
+    ...(embedded ? ['embedded mode'] : []),
+  ];
+  return `API listening on http://${host.includes(':') ? `[${host}]` : host}:${port} (${notes.join(', ')})\n`;
 }
 
 main().catch(async (error: unknown) => {

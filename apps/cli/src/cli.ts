@@ -1,4 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
+import { registerAccessCommands } from './commands/access.commands';
+import { registerTeamCommands } from './commands/team.commands';
 import { registerChargesCommands } from './commands/charges.commands';
 import { CommandKit, examples } from './commands/command-kit';
 import { registerCompletionCommand } from './commands/completion.commands';
@@ -62,6 +64,8 @@ export function buildProgram(io: Io): Command {
   registerVolumeCommands(kit);
   registerEndpointCommands(kit);
   registerTfaCommands(kit);
+  registerAccessCommands(kit);
+  registerTeamCommands(kit);
   registerCompletionCommand(kit);
   addGroupExamples(program);
   return program;

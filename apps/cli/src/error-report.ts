@@ -1,5 +1,6 @@
 import { ApiError } from './errors';
 import { formatRemaining, formatTimestamp } from './output/format';
+import { terminalText } from './output/terminal-text';
 
 /**
  * `Error <status> <error>: <msg>` plus hints for the cases a user can act on. With --raw
@@ -13,8 +14,9 @@ export function renderApiError(error: ApiError, raw: boolean, now: Date): string
         : { success: false, status: error.status, msg: error.text };
     return `${JSON.stringify(body)}\n`;
   }
-  const code = error.code ? ` ${error.code}` : '';
-  const lines = [`Error ${error.status}${code}: ${error.text}`];
+  // The api's words, or a proxy's page: shown through the client's one sanitiser.
+  const code = error.code ? ` ${terminalText(error.code)}` : '';
+  const lines = [`Error ${error.status}${code}: ${terminalText(error.text)}`];
   const failCount = error.field('fail_count');
   if (typeof failCount === 'number' && failCount > 0) lines.push(`Failed attempts: ${failCount}`);
   const lockedUntil = error.field('locked_until');

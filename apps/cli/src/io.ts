@@ -23,7 +23,19 @@ export interface Io {
   readHidden(question: string): Promise<string | null>;
   /** All of stdin (a pipe or a file), until its end. */
   readAll(): Promise<string>;
+  /**
+   * Runs `cleanUp` if the user interrupts the command (Ctrl-C, SIGTERM, a closed terminal)
+   * before the returned function is called; the client then exits as interrupted
+   * (128 + the signal's number: 130 for Ctrl-C).
+   */
+  onInterrupt(cleanUp: () => void): () => void;
 }
+
+const INTERRUPTS: ReadonlyArray<[NodeJS.Signals, number]> = [
+  ['SIGINT', 2],
+  ['SIGTERM', 15],
+  ['SIGHUP', 1],
+];
 
 export function processIo(): Io {
   return {
@@ -54,6 +66,17 @@ export function processIo(): Io {
       let text = '';
       for await (const chunk of process.stdin) text += String(chunk);
       return text;
+    },
+    onInterrupt: (cleanUp) => {
+      const handlers = INTERRUPTS.map(([signal, number]) => {
+        const handler = () => {
+          cleanUp();
+          process.exit(128 + number);
+        };
+        process.once(signal, handler);
+        return [signal, handler] as const;
+      });
+      return () => handlers.forEach(([signal, handler]) => process.off(signal, handler));
     },
   };
 }

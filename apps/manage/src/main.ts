@@ -20,14 +20,25 @@ import {
 import { ManageModule } from './manage.module';
 import { stderrProgress } from './progress';
 
-const stderrLogger: LoggerService = {
-  log: () => undefined,
-  error: (message: unknown) => process.stderr.write(`${String(message)}\n`),
-  warn: (message: unknown) => process.stderr.write(`${String(message)}\n`),
-};
+/** `manage`, `manage --help`, `manage help [command]`, `manage <command> --help`. */
+function asksForHelp(argv: string[]): boolean {
+  const args = argv.slice(2);
+  return args.length === 0 || args[0] === 'help' || args.includes('--help') || args.includes('-h');
+}
 
 /**
- * `npm run manage -- <command>`: every command prints one JSON document on stdout;
+ * Framework messages go to stderr; help asks for nothing to be done, so it gets none of
+ * the warnings meant for commands that act (the development secrets, the pool budget).
+ */
+function stderrLogger(quiet: boolean): LoggerService {
+  const write = (message: unknown): void => {
+    if (!quiet) process.stderr.write(`${String(message)}\n`);
+  };
+  return { log: () => undefined, error: write, warn: write };
+}
+
+/**
+ * `npm run -s manage -- <command>`: every command prints one JSON document on stdout;
  * failures print {"error","msg"} on stderr and exit 1.
  */
 async function main(argv: string[]): Promise<void> {
@@ -46,10 +57,13 @@ async function main(argv: string[]): Promise<void> {
   );
   stopRuntime = runtime.stop;
   const env = runtime.env;
-  if (!runtime.embedded) await checkDatabase(loadPlatformConfig(env).databaseUrl);
+  if (!runtime.embedded) {
+    const { databaseUrl, database } = loadPlatformConfig(env);
+    await checkDatabase(databaseUrl, database);
+  }
   // stdout carries only the command's JSON; framework messages go to stderr.
   const app = await NestFactory.createApplicationContext(ManageModule.register(env), {
-    logger: stderrLogger,
+    logger: stderrLogger(asksForHelp(argv)),
   });
   const program = new Command('manage')
     .description('Operator commands (JSON on stdout)')

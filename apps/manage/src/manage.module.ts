@@ -1,7 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AuditLogModule } from '@app/audit-log';
 import { AutoscalingModule } from '@app/autoscaling';
 import { BillingModule } from '@app/billing';
-import { AccountsWithTfaModule, IdentityTfaModule } from '@app/identity-tfa';
+import {
+  AccountSecurityWithTfaModule,
+  AccountsWithTfaModule,
+  IdentityTfaModule,
+} from '@app/identity-tfa';
 import { MarketplaceVolumesModule } from '@app/marketplace-volumes';
 import { Environment, PlatformModule } from '@app/platform';
 
@@ -13,12 +18,15 @@ export class ManageModule {
       module: ManageModule,
       imports: [
         PlatformModule.forRoot({ env, http: false }),
-        // Accounts with identity-tfa's login challenge as the password login's second step.
+        // Accounts with identity-tfa's login challenge as the password login's second step
+        // and account security's trusted devices and records.
         AccountsWithTfaModule,
         BillingModule,
         IdentityTfaModule,
+        AccountSecurityWithTfaModule,
         MarketplaceVolumesModule,
         AutoscalingModule,
+        AuditLogModule,
       ],
     };
   }

@@ -1,5 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AccountsWithTfaModule, TfaDeliveryWorkerModule } from '@app/identity-tfa';
+import {
+  AccountSecurityWorkerWithTfaModule,
+  AccountsWithTfaModule,
+  TfaDeliveryWorkerModule,
+} from '@app/identity-tfa';
 import { Environment, PlatformModule } from '@app/platform';
 
 /** BullMQ processors only; scales independently of the api. */
@@ -9,10 +13,11 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [
-        PlatformModule.forRoot({ env, http: false }),
-        // The accounts module the delivery module imports too (one instance in the app).
+        PlatformModule.forRoot({ env, http: false, metrics: 'worker' }),
+        // The accounts module the delivery modules import too (one instance in the app).
         AccountsWithTfaModule,
         TfaDeliveryWorkerModule,
+        AccountSecurityWorkerWithTfaModule,
       ],
     };
   }

@@ -1,10 +1,11 @@
-import { createWriteStream } from 'node:fs';
+import { accessSync, constants, createWriteStream, existsSync, rmSync, statSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { Readable, Transform, TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { CommandContext } from '../context';
-import { CliFailure } from '../errors';
+import { dirname, resolve } from 'node:path';
+import { CliFailure, UsageError } from '../errors';
 import { Io } from '../io';
 
 export type ExportFormat = 'csv' | 'ndjson';
@@ -76,9 +77,32 @@ function startProgress(io: Io, counter: RecordCounter, expected: number | null):
 }
 
 /**
+ * Where the export will go, checked before anything is requested (a year of data must not
+ * download only to fail at the end): its folder must exist and be writable, and FILE
+ * must not be a folder. An existing file is replaced once the new one is complete.
+ */
+export function exportDestinationProblem(file: string): string | null {
+  const target = resolve(file);
+  const folder = dirname(target);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+    return `--export ${file}: folder ${folder} does not exist`;
+  }
+  if (existsSync(target) && statSync(target).isDirectory()) {
+    return `--export ${file} is a folder; give a file name`;
+  }
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch {
+    return `--export ${file}: folder ${folder} is not writable`;
+  }
+  return null;
+}
+
+/**
  * `show invoices --charges --export FILE`: streams GET /api/v0/charges/export/ into FILE.
- * The body goes to FILE.part first and is renamed once complete, so an interrupted
- * download never leaves a file that looks whole.
+ * The body goes to FILE.part first and is renamed once complete, so a download that stops
+ * (the connection lost, the body cut short, Ctrl-C) never leaves a file that looks whole,
+ * nor the part file.
  */
 export async function exportCharges(
   context: CommandContext,
@@ -86,6 +110,8 @@ export async function exportCharges(
   file: string,
   format: ExportFormat,
 ): Promise<void> {
+  const problem = exportDestinationProblem(file);
+  if (problem) throw new UsageError(problem);
   const response = await context.api().stream('/api/v0/charges/export/', {
     params: { query: { select_filters: selectFilters, format } },
   });
@@ -95,6 +121,10 @@ export async function exportCharges(
   const partial = `${file}.part`;
   const counter = new RecordCounter(format);
   const stopProgress = startProgress(context.io, counter, expected);
+  const stopWatching = context.io.onInterrupt(() => {
+    rmSync(partial, { force: true });
+    context.io.stderr.write(`\nInterrupted: the export stopped; ${file} was not written\n`);
+  });
   try {
     await pipeline(
       Readable.fromWeb(response.body as WebReadableStream<Uint8Array>),
@@ -107,6 +137,7 @@ export async function exportCharges(
     const reason = error instanceof Error ? error.message : String(error);
     throw new CliFailure(`the export stopped before its end (${reason}); ${file} was not written`);
   } finally {
+    stopWatching();
     stopProgress();
   }
   const summary = { file, format, rows: counter.records, bytes: counter.bytes };

@@ -1,10 +1,7 @@
 import { Command, Option } from 'commander';
 import { choiceOption, numberOption } from '../options/validation';
 import { CommandKit, examples } from './command-kit';
-import { showCharges } from './charges.handlers';
-
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 500;
+import { DEFAULT_LIMIT, MAX_LIMIT, showCharges } from './charges.handlers';
 
 export function registerChargesCommands(kit: CommandKit): void {
   const show = kit.verb('show', 'Show account data');
@@ -40,9 +37,11 @@ function addChargesOptions(command: Command, kit: CommandKit, isAlias: boolean):
         'allowed, e.g. -ct i v (default: all types)',
     )
     .addOption(
-      new Option('-l, --limit <n>', `entries per page, 1..${MAX_LIMIT}`)
-        .argParser(numberOption({ integer: true, min: 1, max: MAX_LIMIT }))
-        .default(DEFAULT_LIMIT),
+      new Option(
+        '-l, --limit <n>',
+        `entries per page, 1..${MAX_LIMIT} (default: ${DEFAULT_LIMIT}; with --all: ${MAX_LIMIT}, ` +
+          'the fewest requests)',
+      ).argParser(numberOption({ integer: true, min: 1, max: MAX_LIMIT })),
     )
     .option(
       '-t, --next-token <token>',
@@ -63,8 +62,8 @@ function addChargesOptions(command: Command, kit: CommandKit, isAlias: boolean):
     )
     .option(
       '--all',
-      'follow the next page token to the last page, with progress on stderr when it is a ' +
-        'terminal (default: off, one page)',
+      'follow the next page token to the last page, printing each page as it arrives, with ' +
+        'progress on stderr (default: off, one page)',
     )
     .option(
       '--csv',

@@ -3,6 +3,7 @@ import { CommandContext } from '../context';
 import { UsageError } from '../errors';
 import { computeDateWindow } from '../options/date-window';
 import { exportCharges, ExportFormat } from './charges-export';
+import { ChargesWalkPrinter, walkCharges } from './charges-walk';
 import {
   ChargePage,
   renderChargesCsv,
@@ -10,6 +11,10 @@ import {
   renderChargesTree,
   renderFooter,
 } from './charges.render';
+
+/** Entries per page of one page (as the public client), and the server's maximum. */
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 500;
 
 export const CHARGE_TYPE_ALIASES: Record<string, string> = {
   i: 'instance',
@@ -25,7 +30,8 @@ export interface ChargesOptions {
   startDate?: string;
   endDate?: string;
   chargeType?: string[];
-  limit: number;
+  /** Entries per page; unset: 20 for one page, the server's 500 when walking them all. */
+  limit?: number;
   nextToken?: string;
   /** table or tree; csv or ndjson with --export. Unset means table (csv with --export). */
   format?: 'table' | 'tree' | ExportFormat;
@@ -66,10 +72,8 @@ export function chargeFilters(
 
 /** The query of GET /api/v0/charges/, in the public client's parameter order. */
 export function buildChargesQuery(
-  options: Pick<
-    ChargesOptions,
-    'startDate' | 'endDate' | 'chargeType' | 'limit' | 'latestFirst'
-  > & {
+  options: Pick<ChargesOptions, 'startDate' | 'endDate' | 'chargeType' | 'latestFirst'> & {
+    limit: number;
     format?: 'table' | 'tree';
   },
   now: Date,
@@ -108,14 +112,24 @@ export async function showCharges(context: CommandContext, options: ChargesOptio
   };
   // Dates and types are checked before any request, so a typo costs nothing.
   chargeFilters(fixed, context.io.now());
-  const page = options.all
-    ? await fetchAllPages(context, fixed)
-    : await fetchPage(context, fixed, options.nextToken);
-  if (context.raw) return context.printJson(page);
   const verbose = Boolean(options.verbose);
   // Without dates the window ends "now", which moves: a later -t needs it spelled out.
   const window =
     options.startDate === undefined && options.endDate === undefined ? usedWindow : undefined;
+  if (options.all) {
+    // Walking everything: the largest page the server allows, unless -l says otherwise.
+    const walked = { ...fixed, limit: options.limit ?? MAX_LIMIT };
+    const format = context.raw ? 'raw' : options.csv ? 'csv' : (options.format ?? 'table');
+    return walkCharges(
+      context,
+      (token) => fetchPage(context, walked, token),
+      new ChargesWalkPrinter(context, format, verbose),
+      options.nextToken,
+      window,
+    );
+  }
+  const page = await fetchPage(context, fixed, options.nextToken);
+  if (context.raw) return context.printJson(page);
   if (options.csv) {
     context.print(renderChargesCsv(page.results, verbose));
     context.note(renderFooter(page, window));
@@ -159,25 +173,8 @@ function fetchPage(
   options: ListOptions,
   token?: string,
 ): Promise<ChargePage> {
+  const query = { ...options, limit: options.limit ?? DEFAULT_LIMIT };
   return context.api().get('/api/v0/charges/', {
-    params: { query: buildChargesQuery(options, context.io.now(), token) },
+    params: { query: buildChargesQuery(query, context.io.now(), token) },
   });
-}
-
-async function fetchAllPages(context: CommandContext, options: ListOptions): Promise<ChargePage> {
-  // Progress is for a person watching stderr; stdout (table, CSV or --raw) is unaffected.
-  const progress = context.io.stderr.isTTY;
-  const results: ChargePage['results'] = [];
-  let total = 0;
-  let token = options.nextToken;
-  for (;;) {
-    const page = await fetchPage(context, options, token);
-    results.push(...page.results);
-    total = page.total;
-    if (progress) context.io.stderr.write(`\rFetched ${results.length} of ${total}`);
-    if (!page.next_token) break;
-    token = page.next_token;
-  }
-  if (progress) context.io.stderr.write('\n');
-  return { success: true, results, count: results.length, total, next_token: null };
 }

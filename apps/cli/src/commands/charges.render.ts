@@ -1,7 +1,7 @@
 import { DateWindow } from '../options/date-window';
 import { renderCsv } from '../output/csv';
 import { formatAmount, formatIsoTimestamp, formatTimestamp } from '../output/format';
-import { renderTable } from '../output/table';
+import { Column, renderTable } from '../output/table';
 import { renderTree, TreeNode } from '../output/tree';
 
 export interface ChargeEntry {
@@ -41,7 +41,11 @@ function metadataId(entry: ChargeEntry, key: string): string {
 }
 
 export function renderChargesTable(entries: readonly ChargeEntry[], verbose: boolean): string {
-  const columns = [
+  return renderTable(chargesTableColumns(verbose), chargesTableRows(entries, verbose));
+}
+
+export function chargesTableColumns(verbose: boolean): Column[] {
+  return [
     { header: 'type' },
     { header: 'id' },
     { header: 'amount', align: 'right' as const },
@@ -51,6 +55,10 @@ export function renderChargesTable(entries: readonly ChargeEntry[], verbose: boo
     { header: 'workergroup' },
     ...(verbose ? [{ header: 'description' }] : []),
   ];
+}
+
+/** The table's rows: one per entry; with verbose, one more per charge type under it. */
+export function chargesTableRows(entries: readonly ChargeEntry[], verbose: boolean): string[][] {
   const rows: string[][] = [];
   for (const entry of entries) {
     const { kind, id } = describeSource(entry);
@@ -78,7 +86,7 @@ export function renderChargesTable(entries: readonly ChargeEntry[], verbose: boo
       ]);
     }
   }
-  return renderTable(columns, rows);
+  return rows;
 }
 
 export function renderChargesTree(entries: readonly ChargeEntry[], verbose: boolean): string {
@@ -109,6 +117,11 @@ export const CSV_HEADER = [
 
 /** One row per entry; with verbose, one more row per charge type under it. */
 export function renderChargesCsv(entries: readonly ChargeEntry[], verbose: boolean): string {
+  return renderCsv(CSV_HEADER, chargesCsvRows(entries, verbose));
+}
+
+/** The CSV records of `entries`, without the header. */
+export function chargesCsvRows(entries: readonly ChargeEntry[], verbose: boolean): string[][] {
   const rows: string[][] = [];
   for (const entry of entries) {
     const { kind, id } = describeSource(entry);
@@ -128,7 +141,7 @@ export function renderChargesCsv(entries: readonly ChargeEntry[], verbose: boole
     rows.push(row(entry, ''));
     if (verbose) for (const item of entry.items ?? []) rows.push(row(item, item.type ?? ''));
   }
-  return renderCsv(CSV_HEADER, rows);
+  return rows;
 }
 
 /**

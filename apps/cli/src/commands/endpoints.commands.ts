@@ -21,7 +21,7 @@ function endpointNameOption(value: string): string {
   return value;
 }
 
-/** The default as the spec writes it: 0.0 and 30.0 for numbers, 5 for integers. */
+/** The default as docs/marketplace.md writes it: 0.0 and 30.0 for numbers, 5 for integers. */
 function shownDefault(spec: EndpointOptionSpec): string {
   const value = spec.createDefault;
   if (value === null) return spec.nullDefaultText ?? 'none';

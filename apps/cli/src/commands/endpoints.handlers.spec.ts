@@ -2,7 +2,7 @@ import { UsageError } from '../errors';
 import { createEndpointBody, updateEndpointBody } from './endpoints.handlers';
 
 describe('endpoint group bodies', () => {
-  it('create sends every option in wire order with the spec defaults', () => {
+  it('create sends every option in wire order with the documented defaults', () => {
     const body = createEndpointBody({});
     expect(Object.keys(body)).toEqual([
       'client_id',

@@ -13,7 +13,7 @@ export interface EndpointOptionSpec {
   placeholder: string;
   help: string;
   rule?: NumberRule;
-  /** The spec's default, sent by create when the option is not given. */
+  /** The documented default (docs/marketplace.md), sent by create when the option is not given. */
   createDefault: number | string | null;
   /** How help shows a null default. */
   nullDefaultText?: string;
@@ -95,7 +95,7 @@ export const ENDPOINT_OPTIONS: readonly EndpointOptionSpec[] = [
 ];
 
 export const ENDPOINT_STATES = ['active', 'suspended', 'stopped'] as const;
-/** Create body: every option, the spec's default where not given (12 keys, wire order). */
+/** Create body: every option, its documented default where not given (12 keys, wire order). */
 export function createEndpointBody(
   options: Record<string, unknown>,
 ): ApiSchema<'CreateEndpointGroupRequestDto'> {

@@ -23,7 +23,7 @@ const methodId = numberOption({ integer: true, min: 1 });
 /** The api serves at most this many events per page. */
 const EVENTS_MAX_LIMIT = 500;
 
-/** The spec's limit on method labels, checked before anything is sent. */
+/** The api's limit on method labels (docs/cli.md), checked before anything is sent. */
 export const LABEL_MAX_LENGTH = 30;
 
 export function labelOption(value: string): string {

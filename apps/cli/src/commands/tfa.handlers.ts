@@ -40,11 +40,31 @@ function compact<Body extends object>(body: Body): Body {
   ) as Body;
 }
 
+/**
+ * A code from an SMS, an email or an authenticator app is 6 digits: anything else is a
+ * typing mistake, refused before a request (which would count as a failed attempt). The
+ * message says what is wrong without repeating what was typed.
+ */
+export function oneTimeCode(code: string, what: string): string {
+  const trimmed = code.trim();
+  if (/^\d{6}$/.test(trimmed)) return trimmed;
+  const digits = trimmed.replace(/\D/g, '').length;
+  const shape =
+    digits === trimmed.length
+      ? `${digits} digit${digits === 1 ? '' : 's'}`
+      : `${[...trimmed].length} characters, not all digits`;
+  throw new UsageError(
+    `${what} must be the 6 digits your authenticator app, SMS or email shows (this one has ${shape}); ` +
+      'a backup code goes with --backup-code (-bc)',
+  );
+}
+
 /** The verification fields shared by login, delete and regen-codes. */
 export function verificationBody(options: VerifyOptions): VerificationBody {
   if (Boolean(options.code) === Boolean(options.backupCode)) {
     throw new UsageError('give exactly one of --code (-c) or --backup-code (-bc)');
   }
+  const code = options.code === undefined ? undefined : oneTimeCode(options.code, '--code');
   if (
     options.code &&
     (options.methodType === 'sms' || options.methodType === 'email') &&
@@ -69,7 +89,7 @@ export function verificationBody(options: VerifyOptions): VerificationBody {
   return compact({
     tfa_method: options.methodType,
     tfa_method_id: options.methodId,
-    code: options.code,
+    code,
     secret: options.secret,
     backup_code: options.backupCode,
   });
@@ -174,7 +194,7 @@ export async function authNew(context: CommandContext, options: VerifyOptions): 
   const path = '/api/v0/tfa/authorize-new-method/';
   if (options.secret && options.code) {
     const response = await api.put(path, {
-      body: { secret: options.secret, code: options.code },
+      body: { secret: options.secret, code: oneTimeCode(options.code, '--code') },
     });
     return context.output(response, () => authorizedText(response));
   }
@@ -205,7 +225,7 @@ export async function authNew(context: CommandContext, options: VerifyOptions): 
     throw new CliFailure(
       `No code entered. Finish later with: gpumkt tfa auth-new -s ${secret} -c CODE`,
     );
-  const response = await api.put(path, { body: { secret, code } });
+  const response = await api.put(path, { body: { secret, code: oneTimeCode(code, 'The code') } });
   context.print(authorizedText(response));
 }
 
@@ -221,13 +241,14 @@ export async function activate(
   },
 ): Promise<void> {
   const outputPath = checkOutputFile(options.output);
+  const checkedCode = oneTimeCode(code, 'CODE');
   if (options.methodType === 'sms' && !options.phoneNumber) {
     throw new UsageError('an sms method needs --phone-number (-p)');
   }
   const response = await context.api().post('/api/v0/tfa/confirm-new/', {
     body: compact({
       tfa_method: options.methodType,
-      code,
+      code: checkedCode,
       secret: options.secret,
       phone_number: options.phoneNumber,
       label: options.label,

@@ -129,4 +129,65 @@ describe('tfa rendering', () => {
     );
     expect(renderTrustedDevices({ success: true, devices: [] })).toMatch(/^No trusted devices/);
   });
+
+  it('shows labels, user agents and messages from the api escaped: no colour, title or broken row', () => {
+    const table = renderTfaStatus({
+      success: true,
+      tfa_enabled: true,
+      tfa_status: 'enabled',
+      methods: [
+        {
+          id: 5,
+          method: 'totp',
+          label: 'red\u001b[31m\u001b]0;owned\u0007\nsecond line',
+          is_primary: true,
+          created_at: 1767225600,
+          last_used: null,
+          fail_count: 0,
+          locked_until: null,
+        },
+      ],
+      backup_codes_remaining: 10,
+      new_method_authorized: false,
+    } as never);
+    expect(controlsBesideLineBreaks(table)).toEqual([]);
+    expect(table).toContain('red\\x1b[31m\\x1b]0;owned\\x07\\nsecond line');
+    const events = renderSecurityEvents({
+      success: true,
+      events: [
+        {
+          id: 1,
+          created_at: 1767225600,
+          kind: 'login',
+          method: 'totp',
+          client_address: '203.0.113.7',
+          user_agent: 'agent\u001b[2J\r\u202eoverwritten',
+          details: {},
+        },
+      ],
+      next_token: null,
+    } as never);
+    expect(events).toContain('agent\\x1b[2J\\r\\u202eoverwritten');
+    expect(events.trimEnd().split('\n')).toHaveLength(2);
+    const devices = renderTrustedDevices({
+      success: true,
+      devices: [
+        {
+          id: 3,
+          created_at: 1767225600,
+          last_used: null,
+          expires_at: 1769817600,
+          user_agent: 'ua\u0007',
+          client_address: '::1',
+        },
+      ],
+    } as never);
+    expect(devices).toContain('ua\\x07');
+    expect(devices).not.toContain('\u0007');
+  });
 });
+
+/** The control characters of a text, line breaks aside (what a terminal would act on). */
+function controlsBesideLineBreaks(text: string): string[] {
+  return [...text].filter((char) => char !== '\n' && /\p{Cc}/u.test(char));
+}

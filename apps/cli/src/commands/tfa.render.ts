@@ -2,6 +2,7 @@ import { ApiSchema } from '@app/api-client';
 import qrcode from 'qrcode-terminal';
 import { formatCell, formatTimestamp } from '../output/format';
 import { renderTable } from '../output/table';
+import { terminalText } from '../output/terminal-text';
 
 export type TfaStatus = ApiSchema<'TfaStatusResponseDto'>;
 
@@ -69,9 +70,9 @@ export function renderCodeSent(
   sent: ApiSchema<'CodeSentResponseDto'>,
   channel: 'sms' | 'email',
 ): string {
-  const secret = String(sent.secret ?? '');
+  const secret = terminalText(String(sent.secret ?? ''));
   return [
-    String(sent.msg ?? 'Code sent.'),
+    terminalText(String(sent.msg ?? 'Code sent.')),
     `Secret: ${secret}`,
     `Next: gpumkt tfa login -t ${channel} -s ${secret} -c CODE`,
     `  or: gpumkt tfa activate CODE --secret ${secret} -t ${channel}   (adding this method)`,
@@ -83,9 +84,9 @@ export function renderCodeResent(
   resent: ApiSchema<'CodeSentResponseDto'>,
   givenSecret: string,
 ): string {
-  const lines = [`SMS code resent. ${String(resent.msg ?? '')}`.trim()];
+  const lines = [`SMS code resent. ${terminalText(String(resent.msg ?? ''))}`.trim()];
   if (resent.secret && resent.secret !== givenSecret)
-    lines.push(`Secret: ${String(resent.secret)}`);
+    lines.push(`Secret: ${terminalText(String(resent.secret))}`);
   return lines.join('\n');
 }
 
@@ -103,8 +104,8 @@ export async function renderTotpSetup(
   setup: ApiSchema<'TotpSetupResponseDto'>,
   mode: 'qr' | 'text',
 ): Promise<string> {
-  const uri = setup.provisioning_uri ?? '';
-  const secret = setup.secret ?? '';
+  const uri = terminalText(setup.provisioning_uri ?? '');
+  const secret = terminalText(setup.secret ?? '');
   const lines =
     mode === 'qr'
       ? [
@@ -129,7 +130,7 @@ export function codeDestination(started: object, request: { tfa_method?: string 
   if (request.tfa_method === 'totp') return ['Use the current code of your authenticator app.'];
   const sent =
     'msg' in started && typeof started.msg === 'string'
-      ? started.msg
+      ? terminalText(started.msg)
       : request.tfa_method === 'email'
         ? 'A code was sent to your email address.'
         : request.tfa_method === 'sms'
@@ -144,13 +145,13 @@ export function codeDestination(started: object, request: { tfa_method?: string 
 
 export function authorizedText(granted: object): string {
   const msg = 'msg' in granted ? granted.msg : undefined;
-  return `${String(msg ?? 'Authorization successful.')} You may add a method for the next 30 minutes.`;
+  return `${terminalText(String(msg ?? 'Authorization successful.'))} You may add a method for the next 30 minutes.`;
 }
 
 export function renderMethodRemoved(
   removed: ApiSchema<'MethodRemovedResponseDto'> | ApiSchema<'TfaDisabledResponseDto'>,
 ): string {
-  const lines = [String(removed.msg ?? '2FA method removed')];
+  const lines = [terminalText(String(removed.msg ?? '2FA method removed'))];
   if ('remaining_methods' in removed && typeof removed.remaining_methods === 'number') {
     lines.push(`You have ${removed.remaining_methods} 2FA method(s) remaining.`);
   } else {
@@ -164,7 +165,7 @@ export function renderMethodUpdated(
   change: { label?: string; setPrimary?: boolean },
 ): string {
   const changes = [
-    change.label !== undefined ? `label "${change.label}"` : undefined,
+    change.label !== undefined ? `label "${terminalText(change.label)}"` : undefined,
     change.setPrimary !== undefined ? `primary ${change.setPrimary ? 'yes' : 'no'}` : undefined,
   ].filter(Boolean);
   return `2FA method ${id} updated: ${changes.join(', ')}.`;

@@ -153,7 +153,7 @@ describe('ApiClient', () => {
     expect(memory.stderr()).toContain('Notice: your 2FA session has expired');
   });
 
-  it("also falls back on the spec's 403 auth_error for a session that is no longer valid", async () => {
+  it('also falls back on the 403 auth_error for a session that is no longer valid', async () => {
     const store = new ConfigStore(join(mkdtempSync(join(tmpdir(), 'gpumkt-unit-')), 'gpumkt'));
     store.write(API_KEY_FILE, 'api-key');
     store.write(SESSION_KEY_FILE, 'session-key');

@@ -61,7 +61,7 @@ interface Outgoing {
 
 /**
  * Answers that mean "this Bearer key is no longer accepted": the messages the public
- * client recognises, and the spec's auth_error (403) for an expired session.
+ * client recognises, and the documented auth_error (403) for an expired session (docs/cli.md).
  */
 const EXPIRED_SESSION: readonly { status: number; msg?: string; error?: string }[] = [
   { status: 404, msg: 'Session expired. Please log in again.' },

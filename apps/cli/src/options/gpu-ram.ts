@@ -1,6 +1,6 @@
 /**
- * gpu_ram is typed in GB on the command line and sent in MB to the REST interface (the
- * spec's unit note). The factor is 1000, the marketplace's convention for RAM sizes.
+ * gpu_ram is typed in GB on the command line and sent in MB to the REST interface
+ * (docs/cli.md). The factor is 1000, the marketplace's convention for RAM sizes.
  */
 export const MB_PER_GB = 1000;
 

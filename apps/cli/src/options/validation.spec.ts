@@ -12,7 +12,7 @@ describe('option validation', () => {
     }
   });
 
-  it('insists on whole numbers where the spec says integer', () => {
+  it('insists on whole numbers where the wire says integer', () => {
     expect(parseNumber('20', { integer: true })).toBe(20);
     expect(() => parseNumber('2.5', { integer: true })).toThrow('Expected a whole number.');
     expect(() => parseNumber('1e3', { integer: true })).toThrow('Expected a whole number.');

@@ -4,5 +4,10 @@ export function csvField(value: string): string {
 }
 
 export function renderCsv(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  return [header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
+  return renderCsvRows([header, ...rows]);
+}
+
+/** Records only, each ending in CRLF: for a document written in parts. */
+export function renderCsvRows(rows: readonly (readonly string[])[]): string {
+  return rows.map((row) => `${row.map(csvField).join(',')}\r\n`).join('');
 }
