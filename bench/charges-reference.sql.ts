@@ -124,10 +124,10 @@ function contractKeys(
   const { column, dir, lo, hi } = walk(latestFirst);
   const cats = r.p.add(categories);
   const days = `FROM billing_report_days r
-         WHERE r.user_id = ${r.user} AND r.day >= ${r.gte} AND r.day <= ${r.lte}
+         WHERE r.owner_key = ${r.user} AND r.day >= ${r.gte} AND r.day <= ${r.lte}
            AND r.category = ANY(${cats}::text[])`;
   return `SELECT c.id, c.source, c.${column} AS sort_ts FROM billing_contracts c
-     WHERE c.user_id = ${r.user}
+     WHERE c.owner_key = ${r.user}
        AND c.${column} >= (SELECT min(r.${lo}) ${days})
        AND c.${column} <= (SELECT max(r.${hi}) ${days})
        AND c.category = ANY(${cats}::text[]) AND ${visible(snapshot)} AND ${charged(r)}
@@ -193,14 +193,14 @@ export function pageStatement(
         SELECT r.bucket, min(r.min_start) AS lo_start, max(r.max_start) AS hi_start,
                min(r.min_end) AS lo_end, max(r.max_end) AS hi_end
           FROM billing_report_days r
-         WHERE r.user_id = ${r.user} AND r.category = 'serverless'
+         WHERE r.owner_key = ${r.user} AND r.category = 'serverless'
            AND r.day >= ${r.gte} AND r.day <= ${r.lte}
          GROUP BY r.bucket)`);
     ctes.push(`wrappers AS (
         SELECT g.bucket AS source, w.sort_ts FROM groups g
          CROSS JOIN LATERAL (
            SELECT c.${column} AS sort_ts FROM billing_contracts c
-            WHERE c.user_id = ${r.user} AND c.group_key = g.bucket
+            WHERE c.owner_key = ${r.user} AND c.group_key = g.bucket
               AND c.${column} >= g.${glo} AND c.${column} <= g.${ghi}
               AND ${visible(snap)} AND ${charged(r)}
             ORDER BY c.${column} ${dir}
@@ -213,16 +213,16 @@ export function pageStatement(
   const other = walk(!filter.latestFirst);
   const wrapperColumns = parts.wrappers
     ? `SELECT (SELECT c.${other.column} FROM billing_contracts c, groups g
-                 WHERE g.bucket = e.source AND c.user_id = ${r.user} AND c.group_key = e.source
+                 WHERE g.bucket = e.source AND c.owner_key = ${r.user} AND c.group_key = e.source
                    AND c.${other.column} >= g.${other.glo} AND c.${other.column} <= g.${other.ghi}
                    AND ${visible(snap)} AND ${charged(r)}
                  ORDER BY c.${other.column} ${other.dir}
                  LIMIT 1) AS other_ts,
                ((SELECT ${spanned(r)} FROM billing_report_days r
-                  WHERE r.user_id = ${r.user} AND r.category = 'serverless' AND r.bucket = e.source
+                  WHERE r.owner_key = ${r.user} AND r.category = 'serverless' AND r.bucket = e.source
                     AND r.day <= ${r.lte})
                 - (SELECT count(*) FROM billing_contracts c
-                    WHERE c.user_id = ${r.user} AND c.group_key = e.source AND ${gappedMisses(r)})
+                    WHERE c.owner_key = ${r.user} AND c.group_key = e.source AND ${gappedMisses(r)})
                )::int AS contracts
          WHERE e.row_kind = 'wrapper'`
     : `SELECT NULL::bigint AS other_ts, NULL::int AS contracts`;
@@ -272,12 +272,12 @@ export function headStatement(userId: number, filter: ChargeFilter): SqlStatemen
     WITH spans AS (
       SELECT r.category, r.bucket, ${spanned(r)} AS n
         FROM billing_report_days r
-       WHERE r.user_id = ${r.user} AND r.category = ANY(${cats}::text[]) AND r.day <= ${r.lte}
+       WHERE r.owner_key = ${r.user} AND r.category = ANY(${cats}::text[]) AND r.day <= ${r.lte}
        GROUP BY r.category, r.bucket),
     misses AS (
       SELECT coalesce(c.group_key, c.category) AS bucket, count(*) AS n
         FROM billing_contracts c
-       WHERE c.user_id = ${r.user} AND c.category = ANY(${cats}::text[]) AND ${gappedMisses(r)}
+       WHERE c.owner_key = ${r.user} AND c.category = ANY(${cats}::text[]) AND ${gappedMisses(r)}
        GROUP BY 1),
     buckets AS (
       SELECT s.category, s.n - coalesce(m.n, 0) AS n FROM spans s LEFT JOIN misses m USING (bucket)),
@@ -286,7 +286,7 @@ export function headStatement(userId: number, filter: ChargeFilter): SqlStatemen
       SELECT least(pg_snapshot_xmin(current.s)::text::bigint, top.m + 1) AS lo, top.m + 1 AS hi
         FROM current,
              (SELECT coalesce(max(c.created_xid)::text::bigint, 0) AS m
-                FROM billing_contracts c WHERE c.user_id = ${r.user}) top),
+                FROM billing_contracts c WHERE c.owner_key = ${r.user}) top),
     reduced AS (
       SELECT b.lo, b.lo || ':' || b.hi || ':' || coalesce(
                (SELECT string_agg(x::text, ',' ORDER BY x::text::bigint)
@@ -328,7 +328,7 @@ export function wrapperAmountsStatement(
     text: `
       SELECT bucket AS source, round(sum(amount), 3)::text AS amount
         FROM billing_report_days
-       WHERE user_id = $1 AND category = 'serverless' AND bucket = ANY($2::text[])
+       WHERE owner_key = $1 AND category = 'serverless' AND bucket = ANY($2::text[])
          AND day >= $3 AND day <= $4
        GROUP BY bucket`,
     values: [userId, sources, gte, lte],

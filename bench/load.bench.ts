@@ -4,8 +4,9 @@
  * charges page, 2FA status, TOTP login, volume unlist and endpoint-group create, each at
  * concurrency 1, 16 and 64; the same charges page from a plain node:http + pg baseline
  * (bench/baseline-charges-server.ts) for the api/baseline ratio; then a soak of the charges
- * page that must keep the api's RSS flat (growth under 10%). Results go to the `## Load`
- * section of docs/performance.md. Not part of `npm test`.
+ * page that must keep the api's RSS flat (growth under 10%); then the 2FA status and the
+ * charges page with tracing off and on (bench/tracing-compare.ts). Results go to the
+ * `## Load` and `## Tracing` sections of docs/performance.md. Not part of `npm test`.
  *
  * Environment (all optional):
  *   LOAD_DATABASE_URL  postgres://postgres@127.0.0.1:5432/gpumarket_bench_load (dropped and recreated)
@@ -16,12 +17,20 @@
  *   LOAD_SEED          "users,contracts,days" for seed:demo, default 100,20000,30
  *   LOAD_DEADLINE_MINUTES  30, after which the run stops whatever it is doing
  *   LOAD_DOCS          docs/performance.md under the working directory ("-" to skip writing)
+ *   LOAD_STEPS         "load,access,tracing": the load runs and soak; the access guard's cost
+ *                      against the api without it (bench/access-guard.ts); tracing off vs on
+ *                      (bench/tracing-compare.ts). Any of them alone or together
+ *   LOAD_GUARD_SECONDS 20   seconds per side and concurrency of the access guard's comparison
+ *   LOAD_BASELINE_DIST / LOAD_BASELINE_REF / LOAD_BASELINE_DATABASE_URL  see bench/access-guard.ts
+ *   LOAD_BEFORE_DIST   the dist/ of another build (e.g. the commit before tracing), run as a
+ *                      third api, "today", in the tracing comparison
  */
 import { isDeepStrictEqual } from 'node:util';
 import { Agent, get } from 'node:http';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import autocannon from 'autocannon';
+import { measureAccessGuard } from './access-guard';
 import { httpGetter } from './charges-measure';
 import { LoadResult, LoadTarget, measure, mergeRuns } from './load-measure';
 import {
@@ -47,6 +56,13 @@ import {
   writeLoadSection,
 } from './load-report';
 import {
+  compareTracing,
+  startOtlpSink,
+  TracingVariant,
+  tracingTable,
+  writeTracingSection,
+} from './tracing-compare';
+import {
   enableTotpPool,
   flushRedis,
   forgetTotpUse,
@@ -66,6 +82,10 @@ const [SEED_USERS, SEED_CONTRACTS, SEED_DAYS] = (process.env.LOAD_SEED ?? '100,2
   .map(Number);
 const DEADLINE_MINUTES = positive('LOAD_DEADLINE_MINUTES', 30);
 const DOCS = process.env.LOAD_DOCS ?? join(process.cwd(), 'docs', 'performance.md');
+const STEPS = new Set(
+  (process.env.LOAD_STEPS ?? 'load,access,tracing').split(',').map((s) => s.trim()),
+);
+const GUARD_SECONDS = positive('LOAD_GUARD_SECONDS', 20);
 const CONCURRENCY = [1, 16, 64];
 const WARMUP_SECONDS = 2;
 /**
@@ -78,6 +98,8 @@ const LISTINGS = 64;
 const PAGE_LIMIT = 100;
 const DAY = 86_400;
 const SOAK_CONNECTIONS = 16;
+const BEFORE_DIST = process.env.LOAD_BEFORE_DIST;
+const TRACING_CONCURRENCY = [1, 16];
 const SOAK_SAMPLE_MS = 5_000;
 /** Slices per side when the api and the baseline are measured against each other. */
 const PAIR_SLICES = 4;
@@ -197,9 +219,10 @@ async function runPair(a: Operation, b: Operation): Promise<[OperationResult, Op
 }
 
 /** The api's V8 heap in use (MiB), from its Prometheus default metrics; NaN if unreadable. */
-function heapUsedMiB(base: string): Promise<number> {
+function heapUsedMiB(metricsUrl: string | null): Promise<number> {
+  if (!metricsUrl) return Promise.resolve(NaN);
   return new Promise((resolve) => {
-    const req = get(`${base}/metrics`, { timeout: 5_000 }, (res) => {
+    const req = get(`${metricsUrl}/metrics`, { timeout: 5_000 }, (res) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
       res.on('end', () => {
@@ -227,7 +250,7 @@ async function soak(server: Server, target: LoadTarget): Promise<SoakSummary> {
       const sample = {
         t: Math.round((Date.now() - started) / 1000),
         rss: rssMiB(server.pid),
-        heap: await heapUsedMiB(server.url),
+        heap: await heapUsedMiB(server.metricsUrl),
       };
       samples.push(sample);
       if (i % 6 === 0)
@@ -312,6 +335,16 @@ async function main(): Promise<number> {
   log(`api pid ${api.pid} at ${api.url}, RSS ${rssMiB(api.pid).toFixed(0)} MiB`);
   const pool = new Pool({ connectionString: DATABASE_URL, max: 4 });
   try {
+    if (STEPS.has('access'))
+      await measureAccessGuard({
+        api,
+        env,
+        databaseUrl: DATABASE_URL,
+        redisUrl: REDIS_URL,
+        seconds: GUARD_SECONDS,
+        docs: DOCS,
+      });
+    if (!STEPS.has('load') && !STEPS.has('tracing')) return 0;
     log(`seed:demo --users ${SEED_USERS} --contracts ${SEED_CONTRACTS} --days ${SEED_DAYS}`);
     const seeded = await runManage(
       [
@@ -436,6 +469,30 @@ async function main(): Promise<number> {
       },
     ];
 
+    const tracingRun = STEPS.has('tracing')
+      ? () =>
+          tracingComparison(env, [
+            {
+              name: operations[0].name,
+              target: (server) => ({
+                ...operations[0].target(),
+                url: `${server.url}${chargesPage}`,
+              }),
+            },
+            {
+              name: operations[2].name,
+              target: (server) => ({
+                ...operations[2].target(),
+                url: `${server.url}/api/v0/tfa/status/`,
+              }),
+            },
+          ])
+      : null;
+    if (!STEPS.has('load')) {
+      await baseline.stop();
+      await tracingRun?.();
+      return 0;
+    }
     const [apiCharges, baselineCharges, ...others] = operations;
     const results: OperationResult[] = await runPair(apiCharges, baselineCharges);
     await baseline.stop();
@@ -490,6 +547,7 @@ async function main(): Promise<number> {
       await writeLoadSection(DOCS, body);
       log(`written to ${DOCS}`);
     }
+    await tracingRun?.();
     if (soakSummary && !soakSummary.pass) {
       log(`soak FAILED: RSS grew ${(soakSummary.growth * 100).toFixed(1)}% (limit 10%)`);
       return 2;
@@ -498,6 +556,94 @@ async function main(): Promise<number> {
   } finally {
     await pool.end();
     await stopAll();
+  }
+}
+
+/**
+ * The same build with tracing off (the api above) and on (exporting every span, OTLP/HTTP
+ * protobuf, to a local receiver), plus LOAD_BEFORE_DIST's api when given, in alternating
+ * slices; written to the `## Tracing` section.
+ */
+async function tracingComparison(
+  env: NodeJS.ProcessEnv,
+  operations: Array<{ name: string; target: (server: Server) => LoadTarget }>,
+): Promise<void> {
+  const sink = await startOtlpSink();
+  const main = join(DIST, 'apps/api/src/main.js');
+  const traced = { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_SERVICE_NAME: 'bench-api' };
+  const variants: TracingVariant[] = [];
+  try {
+    // Fresh processes for every variant, started alike (none has served the set-up).
+    variants.push({
+      label: 'off',
+      server: await startServer('api-off', main, env, 'api listening'),
+    });
+    if (BEFORE_DIST)
+      variants.push({
+        label: 'today',
+        server: await startServer(
+          'api-before',
+          join(BEFORE_DIST, 'apps/api/src/main.js'),
+          env,
+          'api listening',
+        ),
+      });
+    variants.push({
+      label: 'on 10%',
+      server: await startServer(
+        'api-sampled',
+        main,
+        {
+          ...traced,
+          OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+          OTEL_TRACES_SAMPLER_ARG: '0.1',
+        },
+        'api listening',
+      ),
+    });
+    variants.push({
+      label: 'on',
+      server: await startServer('api-traced', main, traced, 'api listening'),
+    });
+    const loadAtStart = loadAverage();
+    const rows = await compareTracing(
+      variants,
+      operations,
+      TRACING_CONCURRENCY,
+      SECONDS,
+      PAIR_SLICES,
+    );
+    const table = tracingTable(
+      rows,
+      variants.map((v) => v.label),
+    );
+    process.stdout.write(`\nTracing:\n\n${table}\n`);
+    const body = [
+      `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench\` ` +
+        `(bench/load.bench.ts, bench/tracing-compare.ts) on ${machine()}; load average ${loadAtStart} at the start ` +
+        `of this part, ${loadAverage()} at its end. Fresh apis on the same database and Redis, one process each ` +
+        `(\`RATE_LIMITS=off\`, \`LOG_LEVEL=warn\`): **off**, this build with no \`OTEL_*\` setting (the ` +
+        `SDK not loaded)` +
+        (BEFORE_DIST
+          ? `; **today**, the build before tracing existed (\`LOAD_BEFORE_DIST\`)`
+          : '') +
+        `; **on 10%**, this build as the deploy files ship it (\`parentbased_traceidratio\`, 0.1); ` +
+        `**on**, every request traced and every span exported. Both export OTLP/HTTP protobuf to a ` +
+        `receiver in the benchmark process (${sink.requests} export requests, ` +
+        `${(sink.bytes / 1024 / 1024).toFixed(1)} MiB received in all). ` +
+        `Each row alternates the variants in slices (A B C D D C B A ...), ${SECONDS} s per variant; ` +
+        `CPU ms/req is the serving process's user + system CPU time per request; the change columns ` +
+        `compare two variants of the same row.`,
+      '',
+      table,
+    ].join('\n');
+    if (DOCS !== '-') {
+      await writeTracingSection(DOCS, body);
+      log(`tracing section written to ${DOCS}`);
+    }
+  } finally {
+    for (const { server } of variants) await server.stop();
+    await sink.close();
   }
 }
 

@@ -1,24 +1,31 @@
 /**
  * `npm run bench:pgbouncer` (opt-in, not part of `npm test`): runs the built api through
- * PgBouncer in transaction pooling mode, as docs/decisions.md "PgBouncer" describes, and
- * checks that it works there: the migrations are applied directly (their advisory lock and
- * SET need a session), then the api and `manage` talk only to PgBouncer. Exercises the
- * routes that write in transactions (users, 2FA authorization with the outbox worker,
- * endpoint groups, password login and logout, the charges report), then 64 concurrent
- * connections for a few seconds, and prints what it saw. Needs the `pgbouncer` binary
- * (Debian: `apt-get install pgbouncer`; PGBOUNCER_BIN overrides the path).
+ * PgBouncer in transaction pooling mode configured as the shipped topology configures it
+ * (the pgbouncer service of docker/compose.scale.yml: pool mode, ignored startup
+ * parameters, client and pool sizes; the api's settings of that file;
+ * docker/postgres/session-timeouts.sql on the database), and checks that it works there:
+ * first that PgBouncer's defaults stop the api with the one line naming the fix, then the
+ * migrations are applied directly (their advisory lock and SET need a session), and the
+ * api and `manage` talk only to PgBouncer. Exercises the routes that write in transactions
+ * (users, 2FA authorization with the outbox worker, endpoint groups, password login and
+ * logout, the charges report), 120 charges reports, then 64 concurrent connections for a
+ * few seconds, and prints what it saw. Needs the `pgbouncer` binary (Debian: `apt-get
+ * install pgbouncer`; PGBOUNCER_BIN overrides the path).
  *
  * Environment (all optional):
  *   PGBOUNCER_DATABASE_URL  postgres://postgres@127.0.0.1:5432/gpumarket_bench_pgbouncer (dropped and recreated)
  *   PGBOUNCER_REDIS_URL     redis://127.0.0.1:6379/12 (flushed)
  *   PGBOUNCER_SECONDS       10   seconds of concurrent load
+ *   PGBOUNCER_PREPARED_STATEMENTS  the api's DATABASE_PREPARED_STATEMENTS instead of the
+ *                           shipped file's (true: what named statements do through it)
  */
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { parseAllDocuments } from 'yaml';
 import { Agent } from 'node:http';
 import { flushRedis, jsonRequest, resetDatabase } from './load-setup';
 import { assertLoopback, deadline, DIST, log, runManage, startServer, stopAll } from './processes';
@@ -28,6 +35,18 @@ const DATABASE_URL =
   'postgres://postgres@127.0.0.1:5432/gpumarket_bench_pgbouncer';
 const REDIS_URL = process.env.PGBOUNCER_REDIS_URL ?? 'redis://127.0.0.1:6379/12';
 const SECONDS = Number(process.env.PGBOUNCER_SECONDS ?? 10);
+const ROOT = join(DIST, '..');
+
+/** The shipped topology: the pgbouncer service's and the api's environment in compose.scale.yml. */
+function shippedTopology(): { pgbouncer: Record<string, string>; app: Record<string, string> } {
+  const compose = parseAllDocuments(readFileSync(join(ROOT, 'docker/compose.scale.yml'), 'utf8'), {
+    merge: true,
+  })[0].toJS() as { services: Record<string, { environment: Record<string, string> }> };
+  return {
+    pgbouncer: compose.services.pgbouncer.environment,
+    app: compose.services.api.environment,
+  };
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -66,6 +85,7 @@ function pgbouncerBinary(): string {
  */
 async function startPgbouncer(
   target: URL,
+  settings: Record<string, string>,
 ): Promise<{ port: number; child: ChildProcess; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'gpumarket-pgbouncer-'));
   chmodSync(dir, 0o755);
@@ -83,10 +103,14 @@ async function startPgbouncer(
       'unix_socket_dir =',
       'auth_type = trust',
       `auth_file = ${join(dir, 'userlist.txt')}`,
-      'pool_mode = transaction',
-      'default_pool_size = 10',
-      'max_client_conn = 500',
-      'ignore_startup_parameters = extra_float_digits,statement_timeout,lock_timeout',
+      // The image's entrypoint maps these variables to the settings of the same name.
+      `pool_mode = ${settings.POOL_MODE ?? 'session'}`,
+      `default_pool_size = ${settings.DEFAULT_POOL_SIZE ?? 20}`,
+      `max_client_conn = ${settings.MAX_CLIENT_CONN ?? 100}`,
+      `ignore_startup_parameters = ${settings.IGNORE_STARTUP_PARAMETERS ?? 'extra_float_digits'}`,
+      ...(settings.MAX_PREPARED_STATEMENTS
+        ? [`max_prepared_statements = ${settings.MAX_PREPARED_STATEMENTS}`]
+        : []),
       '',
     ].join('\n'),
   );
@@ -138,28 +162,71 @@ async function main(): Promise<void> {
     RATE_LIMITS: 'off',
     LOG_LEVEL: 'warn',
   };
+  const shipped = shippedTopology();
+  const checks: Check[] = [];
+
+  // PgBouncer's own default (ignore_startup_parameters = extra_float_digits): the api must
+  // stop with the one line naming the fix, not a stack.
+  const defaults = await startPgbouncer(direct, {
+    ...shipped.pgbouncer,
+    IGNORE_STARTUP_PARAMETERS: 'extra_float_digits',
+  });
+  try {
+    const viaDefaults = new URL(DATABASE_URL);
+    viaDefaults.port = String(defaults.port);
+    const refused = spawnSync(process.execPath, [join(DIST, 'apps/api/src/main.js')], {
+      env: {
+        ...baseEnv,
+        DATABASE_URL: viaDefaults.toString(),
+        PORT: '0',
+        HOST: '127.0.0.1',
+        METRICS_PORT: '0',
+      },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const lines = refused.stderr.split('\n').filter(Boolean);
+    checks.push({
+      step: `PgBouncer defaults: the api exits 1 with one line naming ignore_startup_parameters (${lines[0]?.slice(0, 90)}...)`,
+      status: refused.status ?? -1,
+      ok:
+        refused.status === 1 &&
+        lines.length === 1 &&
+        lines[0].includes('ignore_startup_parameters'),
+    });
+  } finally {
+    defaults.child.kill('SIGTERM');
+    rmSync(defaults.dir, { recursive: true, force: true });
+  }
+
   // Migrations on a session of their own, straight to PostgreSQL; the timeouts on the
-  // database, since PgBouncer drops them from the startup packet.
+  // database, as docker/postgres/session-timeouts.sql sets them, since PgBouncer drops them
+  // from the startup packet.
   await runManage(['migration:run'], { ...baseEnv, DATABASE_URL });
   const name = decodeURIComponent(direct.pathname.slice(1));
   const admin = new (await import('pg')).Client({ connectionString: DATABASE_URL });
   await admin.connect();
-  await admin.query(`ALTER DATABASE "${name}" SET statement_timeout = '30s'`);
-  await admin.query(`ALTER DATABASE "${name}" SET lock_timeout = '5s'`);
+  const timeouts = readFileSync(join(ROOT, 'docker/postgres/session-timeouts.sql'), 'utf8')
+    .split('\n')
+    .filter((line) => /^ALTER DATABASE/.test(line))
+    .map((line) => line.replace('ALTER DATABASE gpumarket', `ALTER DATABASE "${name}"`));
+  for (const statement of timeouts) await admin.query(statement);
   await admin.end();
 
-  const bouncer = await startPgbouncer(direct);
+  const bouncer = await startPgbouncer(direct, shipped.pgbouncer);
   const viaBouncer = new URL(DATABASE_URL);
   viaBouncer.port = String(bouncer.port);
-  // PgBouncer 1.18 in transaction mode cannot carry named statements between server
-  // connections (docs/decisions.md "PgBouncer").
+  // The api's settings of the shipped file that concern PgBouncer.
   const env = {
     ...baseEnv,
     DATABASE_URL: viaBouncer.toString(),
     MIGRATIONS_RUN: 'false',
-    DATABASE_PREPARED_STATEMENTS: 'false',
+    DATABASE_PREPARED_STATEMENTS:
+      process.env.PGBOUNCER_PREPARED_STATEMENTS ??
+      shipped.app.DATABASE_PREPARED_STATEMENTS ??
+      'true',
+    METRICS_PORT: '0',
   };
-  const checks: Check[] = [];
   try {
     const api = await startServer(
       'api',
@@ -228,6 +295,28 @@ async function main(): Promise<void> {
       `/api/v0/charges/?select_filters=${filters}&latest_first=false&limit=20&format=table`,
       key,
     );
+    // The charges report 120 times, 8 at a time: its statements are the prepared kind
+    // (named, when DATABASE_PREPARED_STATEMENTS allows), and transaction pooling hands each
+    // one a different server connection.
+    const reports: number[] = [];
+    for (let round = 0; round < 15; round += 1) {
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          jsonRequest(
+            agent,
+            'GET',
+            `${api.url}/api/v0/charges/?select_filters=${filters}&latest_first=false&limit=20&format=table`,
+            { Authorization: `Bearer ${key}` },
+          ),
+        ),
+      );
+      reports.push(...answers.map((answer) => answer.status));
+    }
+    checks.push({
+      step: `120 charges reports 8 at a time: ${reports.filter((status) => status === 200).length} x 200`,
+      status: reports.find((status) => status !== 200) ?? 200,
+      ok: reports.every((status) => status === 200),
+    });
     await call('DELETE endptjobs/{id}', 'DELETE', `/api/v0/endptjobs/${id}/`, key, {});
     const outbox = (await runManage(['outbox:list', '--to', email], env)) as {
       messages?: unknown[];
@@ -251,7 +340,10 @@ async function main(): Promise<void> {
       .map(([status, stats]) => `${status}: ${stats.count}`)
       .join(', ');
     const lines = [
-      `${execFileSync(pgbouncerBinary(), ['--version']).toString().split('\n')[0]}, pool_mode = transaction, default_pool_size = 10`,
+      `${execFileSync(pgbouncerBinary(), ['--version']).toString().split('\n')[0]}, as docker/compose.scale.yml configures it: ` +
+        `pool_mode = ${shipped.pgbouncer.POOL_MODE}, default_pool_size = ${shipped.pgbouncer.DEFAULT_POOL_SIZE}, ` +
+        `max_client_conn = ${shipped.pgbouncer.MAX_CLIENT_CONN}, ignore_startup_parameters = ${shipped.pgbouncer.IGNORE_STARTUP_PARAMETERS}; ` +
+        `DATABASE_PREPARED_STATEMENTS=${env.DATABASE_PREPARED_STATEMENTS}`,
       ...checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.step} (${c.status})`),
       `load: GET endptjobs, 64 connections, ${SECONDS} s: ${load.requests.total} requests (${statuses}), ` +
         `p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms, ${load.errors} errors`,

@@ -33,6 +33,7 @@ export function benchServerEnv(
     RUN_WORKER: 'false',
     PORT: '0',
     HOST: '127.0.0.1',
+    METRICS_PORT: '0',
     ...extra,
   };
 }
@@ -53,6 +54,8 @@ export interface Server {
   child: ChildProcess;
   pid: number;
   url: string;
+  /** Where its GET /metrics is served (the api's metrics listener), when it has one. */
+  metricsUrl: string | null;
   /** stderr lines kept for the failure message (bounded). */
   output: string[];
   stop(): Promise<void>;
@@ -85,6 +88,7 @@ export function startServer(
     child,
     pid: child.pid!,
     url: '',
+    metricsUrl: null,
     output,
     stop: () => stopChild(server),
   };
@@ -105,9 +109,9 @@ export function startServer(
       );
     });
     createInterface({ input: child.stdout! }).on('line', (line) => {
-      let parsed: { msg?: string; port?: number } | undefined;
+      let parsed: { msg?: string; port?: number; metrics_port?: number } | undefined;
       try {
-        parsed = JSON.parse(line) as { msg?: string; port?: number };
+        parsed = JSON.parse(line) as { msg?: string; port?: number; metrics_port?: number };
       } catch {
         keepTail(output, line);
         return;
@@ -116,6 +120,7 @@ export function startServer(
       clearTimeout(timer);
       child.removeAllListeners('exit');
       server.url = `http://127.0.0.1:${parsed.port}`;
+      if (parsed.metrics_port) server.metricsUrl = `http://127.0.0.1:${parsed.metrics_port}`;
       resolve(server);
     });
   });

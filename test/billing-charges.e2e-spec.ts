@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { createTestUser, loadFixtures, startApi, TestApi } from '@test/support/api';
+import { chargeItem, contractEntry, wrapperEntry } from '@test/support/charge-entries';
 import { waitFor } from '@test/support/wait';
 
 /**
@@ -131,10 +132,12 @@ const R1_CONTRACTS = [
   contract(12001, OTHER, 'instance', day(0), day(2), {}, [[day(1), 'gpu', '2', 'hours', '1', '2']]),
 ];
 
-// Rounding, range [day 20, day 29]:
-//  bwu 10 x 0.00045 = 0.0045 -> 0.005 (a float sum gives 0.0044999... -> 0.004);
-//  bwd 7 x 0.0715 = 0.5005 -> 0.501 (a float sum gives 0.50049999... -> 0.500);
-//  gpu 0.0005 -> 0.001; the entry 0.0045 + 0.5005 + 0.0005 = 0.5055 -> 0.506 (rounded items would sum to 0.507).
+// Billed amounts, range [day 20, day 29]: each line is billed at its amount rounded half
+// away from zero to 3 decimals, items and entries are sums of billed lines (docs/billing.md
+// "Billed amounts"):
+//  bwu 10 x 0.00045, each billed 0.000 -> 0 (the exact sum 0.0045 would round to 0.005);
+//  bwd 7 x 0.0715, each billed 0.072 -> 0.504 (exact 0.5005 -> 0.501);
+//  gpu 0.0005 -> 0.001; the entry 0.001 + 0.504 + 0 = 0.505, the sum of its items.
 const ROUNDING = contract(11003, MAIN, 'instance', day(20), day(30), {}, [
   [day(20), 'gpu', '0.001', 'hours', '0.5', '0.0005'],
   ...Array.from({ length: 10 }, (_, i): Charge => [
@@ -216,10 +219,10 @@ const METADATA = [
   ]),
 ];
 
-// Wrapper rounding, range [day 80, day 80]: each contract rounds on its own, the wrapper
-// rounds the exact sum of its contracts once.
-//  endpoint 504: 0.0004 + 0.0004 = 0.0008 -> 0.001 (contracts 0.000 each; rounded sum 0);
-//  workergroup 705: 0.0015 + 0.0015 = 0.003 (contracts 0.002 each; rounded sum 0.004).
+// Wrapper amounts, range [day 80, day 80]: a wrapper is the sum of its contracts' billed
+// lines, so it is the sum of its contracts' entries.
+//  endpoint 504: 0.0004 and 0.0004, billed 0.000 each -> 0 (the exact sum would round to 0.001);
+//  workergroup 705: 0.0015 and 0.0015, billed 0.002 each -> 0.004 (exact 0.003).
 const WRAPPER_ROUNDING = [
   contract(11510, MAIN, 'instance', day(80), day(80) + 2 * HOUR, { endpoint_id: 504 }, [
     [day(80), 'gpu', '0.001', 'hours', '0.4', '0.0004'],
@@ -314,7 +317,7 @@ describe('GET /api/v0/charges/', () => {
     const db = api.app.get(DataSource);
     const users = [[MAIN, OTHER, BULK]];
     await db.query(`DELETE FROM billing_contracts WHERE user_id = ANY($1)`, users);
-    await db.query(`DELETE FROM billing_report_days WHERE user_id = ANY($1)`, users);
+    await db.query(`DELETE FROM billing_report_days WHERE owner_key = ANY($1)`, users);
     await loadFixtures(api, FIXTURES);
     // Loading again must not duplicate charges or rollups.
     await loadFixtures(api, FIXTURES);
@@ -359,57 +362,23 @@ describe('GET /api/v0/charges/', () => {
       'instance-11004',
       'instance-11005',
     ]);
-    expect(results[2]).toEqual({
-      start: day(0) + HOUR,
-      end: day(3) + 2 * HOUR,
-      type: 'instance',
-      source: 'instance-11001',
-      description: 'Instance 11001 Charges - 4 days',
-      amount: 30.564,
-      metadata: { template_id: 101, label: 'train' },
-      items: [
-        {
-          start: day(0),
-          end: day(4),
-          type: 'gpu',
-          source: null,
-          description: '73.000 hours at $0.389/hour',
-          amount: 28.397,
-          metadata: {},
-          items: [],
-        },
-        {
-          start: day(0),
-          end: day(4),
-          type: 'disk',
-          source: null,
-          description: '400.000 GB-days at $0.005/GB-day',
-          amount: 2,
-          metadata: {},
-          items: [],
-        },
-        {
-          start: day(1),
-          end: day(2),
-          type: 'bwd',
-          source: null,
-          description: '14.200 GB downloaded',
-          amount: 0.142,
-          metadata: {},
-          items: [],
-        },
-        {
-          start: day(2),
-          end: day(3),
-          type: 'bwu',
-          source: null,
-          description: '3.100 GB uploaded',
-          amount: 0.025,
-          metadata: {},
-          items: [],
-        },
-      ],
-    });
+    expect(results[2]).toEqual(
+      contractEntry({
+        kind: 'instance',
+        id: 11001,
+        start: day(0) + HOUR,
+        end: day(3) + 2 * HOUR,
+        days: 4,
+        amount: 30.564,
+        metadata: { template_id: 101, label: 'train' },
+        items: [
+          chargeItem('gpu', day(0), day(4), '73.000 hours at $0.389/hour', 28.397),
+          chargeItem('disk', day(0), day(4), '400.000 GB-days at $0.005/GB-day', 2),
+          chargeItem('bwd', day(1), day(2), '14.200 GB downloaded', 0.142),
+          chargeItem('bwu', day(2), day(3), '3.100 GB uploaded', 0.025),
+        ],
+      }),
+    );
     expect(results[1]).toMatchObject({
       type: 'volume',
       description: 'Volume 11002 Charges - 3 days',
@@ -471,26 +440,26 @@ describe('GET /api/v0/charges/', () => {
       'workergroup-701',
       'endpoint-501',
     ]);
-    expect(results[3]).toEqual({
-      start: day(2),
-      end: day(3),
-      type: 'serverless',
-      source: 'workergroup-701',
-      description: 'Workergroup 701 Charges - 1 contract',
-      amount: 6,
-      metadata: { workergroup_id: 701 },
-      items: [],
-    });
-    expect(results[4]).toEqual({
-      start: day(0) + 12 * HOUR,
-      end: day(2) + 6 * HOUR,
-      type: 'serverless',
-      source: 'endpoint-501',
-      description: 'Endpoint 501 Charges - 2 contracts',
-      amount: 24,
-      metadata: { endpoint_id: 501 },
-      items: [],
-    });
+    expect(results[3]).toEqual(
+      wrapperEntry({
+        group: 'workergroup',
+        id: 701,
+        start: day(2),
+        end: day(3),
+        contracts: 1,
+        amount: 6,
+      }),
+    );
+    expect(results[4]).toEqual(
+      wrapperEntry({
+        group: 'endpoint',
+        id: 501,
+        start: day(0) + 12 * HOUR,
+        end: day(2) + 6 * HOUR,
+        contracts: 2,
+        amount: 24,
+      }),
+    );
     expect(results[2]).toMatchObject({ type: 'instance', amount: 30.564 });
   });
 
@@ -560,13 +529,13 @@ describe('GET /api/v0/charges/', () => {
     ]);
   });
 
-  it('sums exactly and rounds once, at the end', async () => {
+  it('bills each line rounded to 3 decimals; items and the entry are sums of billed lines', async () => {
     const response = await get({ select_filters: filters(day(20), day(29)) });
     expect(response.body.results).toEqual([
       expect.objectContaining({
         source: 'instance-11003',
         description: 'Instance 11003 Charges - 10 days',
-        amount: 0.506,
+        amount: 0.505,
         items: [
           expect.objectContaining({
             type: 'gpu',
@@ -575,10 +544,10 @@ describe('GET /api/v0/charges/', () => {
           }),
           expect.objectContaining({
             type: 'bwd',
-            amount: 0.501,
+            amount: 0.504,
             description: '50.050 GB downloaded',
           }),
-          expect.objectContaining({ type: 'bwu', amount: 0.005, description: '0.563 GB uploaded' }),
+          expect.objectContaining({ type: 'bwu', amount: 0, description: '0.563 GB uploaded' }),
         ],
       }),
     ]);
@@ -591,57 +560,23 @@ describe('GET /api/v0/charges/', () => {
       (e: { source: string }) => e.source === 'instance-11001',
     );
     // gpu 24+24+2 = 50 h = 19.45; disk 300 GB-days = 1.5; bwd 0.142; bwu 0.0248: 21.1168.
-    expect(entry).toEqual({
-      start: day(0) + HOUR,
-      end: day(3) + 2 * HOUR,
-      type: 'instance',
-      source: 'instance-11001',
-      description: 'Instance 11001 Charges - 3 days',
-      amount: 21.117,
-      metadata: { template_id: 101, label: 'train' },
-      items: [
-        {
-          start: day(1),
-          end: day(4),
-          type: 'gpu',
-          source: null,
-          description: '50.000 hours at $0.389/hour',
-          amount: 19.45,
-          metadata: {},
-          items: [],
-        },
-        {
-          start: day(1),
-          end: day(4),
-          type: 'disk',
-          source: null,
-          description: '300.000 GB-days at $0.005/GB-day',
-          amount: 1.5,
-          metadata: {},
-          items: [],
-        },
-        {
-          start: day(1),
-          end: day(2),
-          type: 'bwd',
-          source: null,
-          description: '14.200 GB downloaded',
-          amount: 0.142,
-          metadata: {},
-          items: [],
-        },
-        {
-          start: day(2),
-          end: day(3),
-          type: 'bwu',
-          source: null,
-          description: '3.100 GB uploaded',
-          amount: 0.025,
-          metadata: {},
-          items: [],
-        },
-      ],
-    });
+    expect(entry).toEqual(
+      contractEntry({
+        kind: 'instance',
+        id: 11001,
+        start: day(0) + HOUR,
+        end: day(3) + 2 * HOUR,
+        days: 3,
+        amount: 21.117,
+        metadata: { template_id: 101, label: 'train' },
+        items: [
+          chargeItem('gpu', day(1), day(4), '50.000 hours at $0.389/hour', 19.45),
+          chargeItem('disk', day(1), day(4), '300.000 GB-days at $0.005/GB-day', 1.5),
+          chargeItem('bwd', day(1), day(2), '14.200 GB downloaded', 0.142),
+          chargeItem('bwu', day(2), day(3), '3.100 GB uploaded', 0.025),
+        ],
+      }),
+    );
   });
 
   it('puts each metadata key only when it is non-null, in both formats', async () => {
@@ -676,7 +611,7 @@ describe('GET /api/v0/charges/', () => {
     });
   });
 
-  it("rounds a wrapper's exact sum once, not the sum of its rounded contracts", async () => {
+  it("sums a wrapper's contracts' billed amounts, so it adds up to their entries", async () => {
     const table = await get({ select_filters: filters(day(80), day(80)) });
     expect(
       table.body.results.map((e: { source: string; amount: number }) => [e.source, e.amount]),
@@ -693,26 +628,22 @@ describe('GET /api/v0/charges/', () => {
       total: 2,
       next_token: null,
       results: [
-        {
+        wrapperEntry({
+          group: 'endpoint',
+          id: 504,
           start: day(80),
           end: day(80) + 3 * HOUR,
-          type: 'serverless',
-          source: 'endpoint-504',
-          description: 'Endpoint 504 Charges - 2 contracts',
-          amount: 0.001,
-          metadata: { endpoint_id: 504 },
-          items: [],
-        },
-        {
+          contracts: 2,
+          amount: 0,
+        }),
+        wrapperEntry({
+          group: 'workergroup',
+          id: 705,
           start: day(80),
           end: day(80) + HOUR,
-          type: 'serverless',
-          source: 'workergroup-705',
-          description: 'Workergroup 705 Charges - 2 contracts',
-          amount: 0.003,
-          metadata: { workergroup_id: 705 },
-          items: [],
-        },
+          contracts: 2,
+          amount: 0.004,
+        }),
       ],
     });
   });
@@ -857,7 +788,7 @@ describe('GET /api/v0/charges/', () => {
       try {
         await blocker.query(
           `SELECT 1 FROM billing_report_days
-            WHERE user_id = $1 AND bucket = 'endpoint-801' AND day = $2 FOR UPDATE`,
+            WHERE owner_key = $1 AND bucket = 'endpoint-801' AND day = $2 FOR UPDATE`,
           [MAIN, day(40)],
         );
         // It would move endpoint-801 (end day 40 + 1h, not on page 1) to the very front.
@@ -1162,27 +1093,18 @@ describe('GET /api/v0/charges/', () => {
         total: 1,
         next_token: null,
         results: [
-          {
+          contractEntry({
+            kind: 'volume',
+            id: 11200,
             start: 1761955200,
             end: 1762128000,
-            type: 'volume',
-            source: 'volume-11200',
-            description: 'Volume 11200 Charges - 1 day',
+            days: 1,
             amount: 0.1,
             metadata: { label: 'data' },
             items: [
-              {
-                start: 1762041600,
-                end: 1762128000,
-                type: 'disk',
-                source: null,
-                description: '10.000 GB-days at $0.010/GB-day',
-                amount: 0.1,
-                metadata: {},
-                items: [],
-              },
+              chargeItem('disk', 1762041600, 1762128000, '10.000 GB-days at $0.010/GB-day', 0.1),
             ],
-          },
+          }),
         ],
       });
     });
@@ -1225,9 +1147,13 @@ describe('GET /api/v0/charges/', () => {
         // Limits are per user: another user is served meanwhile.
         const other = await limited.http().get(url).set(auth);
         expect(other.status).toBe(200);
-        // The threshold is 1.0 s: after it the user is served again.
-        await new Promise((resolve) => setTimeout(resolve, 1100));
-        const later = await limited.http().get(url).set(user.auth);
+        // The threshold is 1.0 s: once it has passed the user is served again (the retries
+        // until then are refused like the second request, and admit nothing).
+        const later = await waitFor(
+          () => limited.http().get(url).set(user.auth),
+          (response) => response.status !== 429,
+          { what: 'the 1.0 s threshold to pass', intervalMs: 100 },
+        );
         expect(later.status).toBe(200);
       } finally {
         await limited.close();

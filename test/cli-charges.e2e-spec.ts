@@ -2,7 +2,13 @@ import { loadFixtures, startApi, TestApi } from '@test/support/api';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CliResult, rawDocument, runCli, runCliInTerminal } from '@test/support/cli';
+import {
+  CliResult,
+  rawDocument,
+  runCli,
+  runCliInTerminal,
+  runCommandLine,
+} from '@test/support/cli';
 
 /** `gpumkt show invoices --charges` against the real charges report, on fixtures 70001-70199. */
 const DAY = 86_400;
@@ -198,8 +204,10 @@ describe('gpumkt show invoices --charges', () => {
   it('follows every page with --all, as table, CSV and a single raw document', async () => {
     const all = ok(await cli(['-s', '2026-01-01', '-e', '2026-01-05', '-l', '1', '--all']));
     expect(all.stdout.match(/^(Instance|Volume)\s+701/gm)).toHaveLength(4);
+    expect(all.stdout.match(/^type\s+id/gm)).toHaveLength(1);
     expect(all.stdout.endsWith('\nShowing 4 of 4\n')).toBe(true);
-    expect(all.stderr).toBe('');
+    // Off a terminal, progress is a plain line per page that has a next one.
+    expect(all.stderr).toBe('Fetched 1 of 4\nFetched 2 of 4\nFetched 3 of 4\n');
 
     const raw = JSON.parse(
       ok(await cli(['-s', '2026-01-01', '-e', '2026-01-05', '-l', '2', '--all', '--raw'])).stdout,
@@ -216,7 +224,7 @@ describe('gpumkt show invoices --charges', () => {
       'instance,70101,,4.500,2026-01-01T00:00:00Z,2026-01-03T01:00:00Z,,,Instance 70101 Charges - 3 days',
     );
     expect(rows.filter((row) => /^instance,70101,gpu,4\.500,/.test(row))).toHaveLength(1);
-    expect(csv.stderr).toBe('Showing 4 of 4\n');
+    expect(csv.stderr).toBe('Fetched 2 of 4\nShowing 4 of 4\n');
   });
 
   it('shows --all progress on stderr when it is a terminal, never in the output', async () => {
@@ -244,9 +252,9 @@ describe('gpumkt show invoices --charges', () => {
       );
       expect(terminal.code).toBe(0);
       // What the terminal showed: the progress, rewritten in place, ending at the total.
-      expect(terminal.stdout).toContain('\rFetched 4 of 4');
-      expect(terminal.stdout).toMatch(
-        /^\rFetched 1 of 4\rFetched 2 of 4\rFetched 3 of 4\rFetched 4 of 4\r\n$/,
+      expect(terminal.stdout).toBe(
+        '\r\u001b[KFetched 1 of 4\r\u001b[KFetched 2 of 4\r\u001b[KFetched 3 of 4' +
+          '\r\u001b[KFetched 4 of 4\r\n',
       );
       const output = readFileSync(file, 'utf8');
       expect(output).not.toContain('Fetched');
@@ -335,5 +343,63 @@ describe('gpumkt show invoices --charges', () => {
     } finally {
       await limited.close();
     }
+  });
+
+  describe('--all on a large account', () => {
+    const BIG_USER = 70002;
+    const BIG_KEY = 'cli-charges-key-70002';
+    const ENTRIES = 1203;
+    const bigEnv = () => ({ ...env(), GPUMKT_API_KEY: BIG_KEY });
+    const window = ['-s', '2026-01-01', '-e', '2026-01-05'];
+    const requests = (stderr: string) => (stderr.match(/^\[explain\] GET /gm) ?? []).length;
+
+    beforeAll(async () => {
+      await loadFixtures(api, {
+        users: [{ id: BIG_USER, email: 'cli-charges-70002@example.test', api_key: BIG_KEY }],
+        contracts: Array.from({ length: ENTRIES }, (_, n) => ({
+          ...contract(71001 + n, 'instance', n % 5, n % 5, {}, 'gpu', '0.5'),
+          user_id: BIG_USER,
+        })),
+      });
+      // 1,203 contracts, each written in its own transaction as fixtures:load writes them:
+      // on a machine whose cores other files share, well beyond the default hook bound.
+    }, 300_000);
+
+    it('walks with the largest page the server allows, unless -l says otherwise', async () => {
+      const walked = await runCli(['show', 'invoices', '-c', ...window, '--all', '--explain'], {
+        env: bigEnv(),
+      });
+      expect(walked.code).toBe(0);
+      expect(requests(walked.stderr)).toBe(Math.ceil(ENTRIES / 500));
+      expect(walked.stderr).toContain('query limit = 500');
+      expect(walked.stdout.match(/^Instance\s+7\d{4}/gm)).toHaveLength(ENTRIES);
+      expect(walked.stdout.endsWith(`\nShowing ${ENTRIES} of ${ENTRIES}\n`)).toBe(true);
+      expect(walked.stderr.match(/^Fetched .*$/gm)).toEqual([
+        'Fetched 500 of 1,203',
+        'Fetched 1,000 of 1,203',
+      ]);
+
+      const paced = await runCli(
+        ['show', 'invoices', '-c', ...window, '--all', '-l', '300', '--explain', '--raw'],
+        { env: bigEnv() },
+      );
+      expect(requests(paced.stderr)).toBe(Math.ceil(ENTRIES / 300));
+      const document = JSON.parse(paced.stdout);
+      expect(document).toMatchObject({ count: ENTRIES, total: ENTRIES, next_token: null });
+      expect(new Set(document.results.map((e: { source: string }) => e.source)).size).toBe(ENTRIES);
+    });
+
+    it('stops walking when the reader of its output goes away (| head)', async () => {
+      // 241 pages of 5 to walk; head takes three lines and leaves.
+      const piped = await runCommandLine(
+        `gpumkt show invoices -c ${window.join(' ')} --all -l 5 --explain | head -3`,
+        { env: bigEnv() },
+      );
+      expect(piped.code).toBe(0);
+      expect(piped.stdout.split('\n').filter(Boolean)).toHaveLength(3);
+      expect(piped.stdout).toMatch(/^type\s+id/);
+      // The first rows came with the first page; the walk ended soon after, far from its end.
+      expect(requests(piped.stderr)).toBeLessThan(50);
+    });
   });
 });

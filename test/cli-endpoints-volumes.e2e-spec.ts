@@ -61,12 +61,15 @@ describe('gpumkt: volumes and endpoint groups', () => {
 
     const rented = await cli(host, ['unlist', 'volume', String(LISTING.rented)]);
     expect(rented.code).toBe(1);
-    expect(rented.stderr).toMatch(/^Error 400( \S+)?: Unable to delete active volume listing\n$/);
+    expect(rented.stderr).toBe(
+      'Error 400 volume_listing_active: Unable to delete active volume listing\n',
+    );
     const foreign = await cli(host, ['unlist', 'volume', String(LISTING.foreign), '--raw']);
     expect(foreign.code).toBe(1);
     expect(foreign.stdout).toBe('');
-    expect(JSON.parse(foreign.stderr)).toMatchObject({
+    expect(JSON.parse(foreign.stderr)).toEqual({
       success: false,
+      error: 'volume_listing_not_found',
       msg: 'Volume listing does not exist',
     });
   });

@@ -102,7 +102,7 @@ describe('connection floods', () => {
         if (!attacker.closed) attacker.socket.write('X-Slow: 1\r\n');
     }, 500);
 
-    // Everything past the per-address cap is refused at once with the spec's 429 body.
+    // Everything past the per-address cap is refused at once with the usual 429 body.
     await until(() => closedCount() >= ATTACK_SOCKETS - PER_ADDRESS);
     const refused = attackers.filter((attacker) => attacker.closed);
     expect(refused.length).toBeGreaterThanOrEqual(ATTACK_SOCKETS - PER_ADDRESS);

@@ -3,8 +3,33 @@ import { DataSource, QueryRunner } from 'typeorm';
 import { createTestUser, spawnApi, startApi, TestApi, TestUser } from '@test/support/api';
 import { TEST_DATABASE_URL } from '@test/support/test-env';
 import { OwnRedis } from '@test/support/own-redis';
+import { PostgresWithReplica } from '@test/support/postgres-replica';
 import { enableTotp } from '@test/support/tfa';
 import { updateMethod } from '@test/support/tfa-requests';
+
+/** The start-up line that states the connection budget, parsed, if it was printed yet. */
+const budgetLine = (output: string[]) =>
+  output
+    .join('\n')
+    .split('\n')
+    .map((line) => {
+      try {
+        return JSON.parse(line) as { level?: number; msg?: string };
+      } catch {
+        return {};
+      }
+    })
+    .find((entry) => entry.msg?.startsWith('Database pool budget'));
+
+/** The line may follow the listening line: wait for it on the output, not for a time. */
+async function awaitBudgetLine(spawned: Awaited<ReturnType<typeof spawnApi>>) {
+  for (;;) {
+    const line = budgetLine(spawned.output);
+    if (line) return line;
+    if (spawned.child.exitCode !== null) throw new Error(spawned.output.join('\n'));
+    await new Promise((resolve) => spawned.child.stdout!.once('data', resolve));
+  }
+}
 
 /**
  * Database pressure is never a 500: a pool wait past DATABASE_POOL_WAIT_MS and a lock wait
@@ -252,6 +277,25 @@ describe('database pressure', () => {
         expect(refused.body).toEqual({
           detail: 'Too many concurrent requests: at most 2 at a time per API key; retry shortly',
         });
+        // The cap counts the credential the guard resolves, however the header spells it
+        // (asked at once: each refusal is answered after its second, and the held writes
+        // must not outlive the lock timeout meanwhile).
+        const spellings = [
+          `bearer ${user.apiKey}`,
+          `BEARER ${user.apiKey}`,
+          `Bearer  ${user.apiKey}`,
+          `Bearer ${user.apiKey}  `,
+        ];
+        const variants = await Promise.all(
+          spellings.map((spelling) =>
+            capped
+              .http()
+              .get('/api/v0/tfa/events/?limit=500')
+              .set({ Authorization: spelling })
+              .then((response) => ({ spelling, status: response.status })),
+          ),
+        );
+        expect(variants).toEqual(spellings.map((spelling) => ({ spelling, status: 429 })));
         expect((await capped.http().get('/api/v0/users/current/').set(other.auth)).status).toBe(
           200,
         );
@@ -264,30 +308,7 @@ describe('database pressure', () => {
   });
 
   describe('pool budget at start', () => {
-    const budgetLine = (output: string[]) =>
-      output
-        .join('\n')
-        .split('\n')
-        .map((line) => {
-          try {
-            return JSON.parse(line) as { level?: number; msg?: string };
-          } catch {
-            return {};
-          }
-        })
-        .find((entry) => entry.msg?.startsWith('Database pool budget'));
-
-    /** The line may follow the listening line: wait for it on the output, not for a time. */
-    async function awaitBudgetLine(spawned: Awaited<ReturnType<typeof spawnApi>>) {
-      for (;;) {
-        const line = budgetLine(spawned.output);
-        if (line) return line;
-        if (spawned.child.exitCode !== null) throw new Error(spawned.output.join('\n'));
-        await new Promise((resolve) => spawned.child.stdout!.once('data', resolve));
-      }
-    }
-
-    it('logs the budget of the documented topology, which fits a default server', async () => {
+    it('counts the processes really connected, and fits a default server', async () => {
       const spawned = await spawnApi({
         LOG_LEVEL: 'info',
         SHUTDOWN_GRACE_MS: '0',
@@ -296,16 +317,25 @@ describe('database pressure', () => {
       });
       try {
         const line = await awaitBudgetLine(spawned);
-        expect(line?.msg).toMatch(
-          /^Database pool budget: 10 per process x 5 processes = 50 of \d+ usable connections \(max_connections \d+, \d+ reserved\)$/,
-        );
+        // This file's in-process api, the spawned one, and whatever else of the run is
+        // connected to the test server: at least 2 api processes, never the old default 5.
+        const match =
+          /^Database pool budget: 10 per process x (\d+) processes \((\d+) connected now: (\d+) api, (\d+) worker; DATABASE_POOL_PROCESSES unset\) \+ 1 for migrations = (\d+) of \d+ usable connections on the primary \(max_connections \d+, \d+ reserved\)$/.exec(
+            line?.msg ?? '',
+          );
+        expect(match).not.toBeNull();
+        const [, processes, connected, apis, workers, needed] = match!.map(Number);
+        expect(processes).toBe(connected);
+        expect(connected).toBe(apis + workers);
+        expect(apis).toBeGreaterThanOrEqual(2);
+        expect(needed).toBe(processes * 10 + 1);
         expect(line?.level).toBe(30);
       } finally {
         await spawned.stop();
       }
     });
 
-    it('warns when replicas x pool would not fit max_connections', async () => {
+    it('warns when the processes x pool would not fit max_connections, naming what to change', async () => {
       const spawned = await spawnApi({
         LOG_LEVEL: 'info',
         SHUTDOWN_GRACE_MS: '0',
@@ -317,12 +347,90 @@ describe('database pressure', () => {
       try {
         const line = await awaitBudgetLine(spawned);
         expect(line?.msg).toMatch(
-          /= 2000 of \d+ usable connections .*: does not fit; lower DATABASE_POOL_MAX/,
+          /^Database pool budget: 50 per process x 40 processes \(DATABASE_POOL_PROCESSES 40; \d+ api, \d+ worker connected now\) \+ 1 for migrations = 2001 of (\d+) usable connections .*: the primary does not fit it: lower DATABASE_POOL_MAX to \d+, raise max_connections to \d+ or put PgBouncer in front$/,
         );
+        const usable = Number(/of (\d+) usable/.exec(line!.msg!)![1]);
+        const lowered = Number(/lower DATABASE_POOL_MAX to (\d+)/.exec(line!.msg!)![1]);
+        expect(lowered * 40 + 1).toBeLessThanOrEqual(usable);
+        expect((lowered + 1) * 40 + 1).toBeGreaterThan(usable);
         expect(line?.level).toBe(40);
       } finally {
         await spawned.stop();
       }
     });
   });
+});
+
+/**
+ * A server with fewer connection slots than the pools would open (max_connections 8, a
+ * pool of 20): PostgreSQL refuses the extra connections with 53300 "too many clients",
+ * which is load, answered 503 with Retry-After like an exhausted pool, never 500. The
+ * start-up line says it does not fit and what to change.
+ */
+describe('a PostgreSQL server out of connection slots', () => {
+  let pg: PostgresWithReplica;
+  let redis: OwnRedis;
+
+  beforeAll(async () => {
+    [pg, redis] = await Promise.all([
+      PostgresWithReplica.start({ replica: false, settings: { max_connections: '8' } }),
+      OwnRedis.start(),
+    ]);
+  });
+  afterAll(async () => {
+    await pg?.stop();
+    await redis?.stop();
+  });
+
+  it('answers 503 with Retry-After, never 500, and warned at start what to change', async () => {
+    const env = {
+      DATABASE_URL: pg.url('gpumarket_slots', 'primary'),
+      REDIS_URL: redis.url,
+      RUN_WORKER: 'false',
+      DATABASE_POOL_MAX: '20',
+      DATABASE_POOL_WAIT_MS: '5000',
+    };
+    const setup = await startApi(env);
+    const spawned = await spawnApi({ ...env, LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '0' });
+    try {
+      const budget = await awaitBudgetLine(spawned);
+      expect(budget?.msg).toMatch(
+        /^Database pool budget: 20 per process x 2 processes \(2 connected now: 2 api, 0 worker; DATABASE_POOL_PROCESSES unset\) \+ 1 for migrations = 41 of 5 usable connections on the primary \(max_connections 8, 3 reserved\): the primary does not fit it: lower DATABASE_POOL_MAX to 2, raise max_connections to 44 or put PgBouncer in front$/,
+      );
+      const user = await createTestUser(setup);
+      const statuses: number[] = [];
+      const retryAfter = new Set<string | null>();
+      for (let round = 0; round < 3; round += 1) {
+        const responses = await Promise.all(
+          Array.from({ length: 40 }, () =>
+            fetch(`${spawned.url}/api/v0/endptjobs/`, { headers: user.auth }),
+          ),
+        );
+        for (const response of responses) {
+          statuses.push(response.status);
+          if (response.status === 503) {
+            retryAfter.add(response.headers.get('retry-after'));
+            expect(await response.json()).toEqual({
+              success: false,
+              error: 'service_unavailable',
+              msg: 'The database is busy; retry shortly.',
+            });
+          } else await response.arrayBuffer();
+        }
+      }
+      const counts = statuses.reduce<Record<number, number>>(
+        (all, status) => ({ ...all, [status]: (all[status] ?? 0) + 1 }),
+        {},
+      );
+      console.info(
+        `max_connections 8, pool 20, 120 requests 40 at a time: ${JSON.stringify(counts)}`,
+      );
+      expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
+      expect(counts[503]).toBeGreaterThan(0);
+      expect([...retryAfter]).toEqual(['1']);
+    } finally {
+      await spawned.stop();
+      await setup.close();
+    }
+  }, 90_000);
 });

@@ -22,7 +22,7 @@ import { startAuthorization } from '@test/support/tfa-requests';
  * code: 0 lost, 0 duplicated.
  */
 const CODES = 30;
-/** The worker's concurrency (code-delivery.worker.ts): the first worker takes this many. */
+/** The worker's concurrency (messaging's message.worker.ts): the first worker takes this many. */
 const FIRST_BATCH = 8;
 
 describe('outbox delivery: a worker killed while its inserts wait on a lock', () => {

@@ -1,11 +1,19 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { ConfigError, Environment, loadPlatformConfig } from '@app/platform';
+import {
+  ConfigError,
+  dataSourceOptions,
+  DEFAULT_METRICS_PORTS,
+  Environment,
+  loadPlatformConfig,
+} from '@app/platform';
 import { loadSmsAntiFraudSettings } from '@app/identity-tfa/infrastructure/anti-fraud/sms-anti-fraud-settings';
-import { loadDeliverySettings } from '@app/identity-tfa/infrastructure/delivery-providers/delivery-settings';
+import { loadDeliverySettings } from '@app/messaging';
 import { loadTfaSettings } from '@app/identity-tfa/infrastructure/tfa-config';
+import { loadAccountSecuritySettings } from '@app/account-security/testing';
+import { readTracingSettings } from '@app/platform/testing';
 import { DIST, ROOT, runManage, spawnApi } from '@test/support/api';
 import {
   ComposeFile,
@@ -44,6 +52,7 @@ function loadEveryConfig(env: Record<string, string>): void {
   const environment = new Environment(env);
   loadPlatformConfig(environment);
   loadTfaSettings(environment);
+  loadAccountSecuritySettings(environment);
   loadDeliverySettings(environment);
   loadSmsAntiFraudSettings(environment);
 }
@@ -75,7 +84,10 @@ describe('deployment files', () => {
 
   it('builds a final stage with production dependencies only, as a non-root user, with a health check', () => {
     expect(finalStage).toMatch(/npm ci --omit=dev/);
-    expect(finalStage).toMatch(/^USER (?!root)\w+/m);
+    // By number, not name: the kubelet refuses runAsNonRoot for a user it cannot check.
+    const user = /^USER (\d+)(?::(\d+))?$/m.exec(finalStage);
+    expect(user).not.toBeNull();
+    expect(Number(user![1])).toBeGreaterThan(0);
     expect(finalStage).toMatch(/^HEALTHCHECK [^\n]*\\\n[^\n]*\/health\/ready/m);
     expect(finalStage).toMatch(/NODE_ENV=production/);
     for (const entry of [
@@ -258,7 +270,10 @@ describe('deployment files', () => {
 
       const worker = await spawnWorker({ ...environmentOf(services.worker), ...LOCAL_SERVICES });
       await worker.kill('SIGTERM');
-      expect(worker.child.exitCode).toBe(0);
+      // The worker's own words say why, should it ever stop otherwise than cleanly.
+      if (worker.child.exitCode !== 0) {
+        throw new Error(`worker exited ${worker.child.exitCode}:\n${worker.output.join('\n')}`);
+      }
     } finally {
       await redis.stop();
     }
@@ -296,8 +311,12 @@ describe('scaled-out deployment files', () => {
     for (const service of ['api', 'worker']) {
       const env = appEnv(service);
       const nodes = env.REDIS_CLUSTER_NODES.split(',').map((node) => node.split(':')[0]);
-      expect(nodes).toHaveLength(3);
+      // 3 masters with a replica each: one node lost never stops the cluster.
+      expect(nodes).toHaveLength(6);
       for (const node of nodes) expect(services[node]).toBeDefined();
+      const create = String(services['redis-cluster-create'].command);
+      expect(create).toContain('--cluster-replicas 1');
+      for (const node of nodes) expect(create).toContain(`${node}:6379`);
       expect(services[new URL(env.DATABASE_REPLICA_URL).hostname]).toBeDefined();
       expect(services[new URL(env.DATABASE_URL).hostname]).toBeDefined();
       // The same secrets everywhere: both come from the one shared block.
@@ -308,6 +327,79 @@ describe('scaled-out deployment files', () => {
     expect(new URL(appEnv('migrate').DATABASE_URL).hostname).toBe('postgres-primary');
   });
 
+  it('dials PgBouncer where it listens, with the startup parameters it lets through', () => {
+    const { services } = scaleCompose;
+    const bouncer = environmentOf(services.pgbouncer);
+    // A pinned image: `latest` changes what ignore_startup_parameters and prepared statements do.
+    expect(services.pgbouncer.image).toMatch(/^edoburu\/pgbouncer:v1\.\d+\.\d+/);
+    const ignored = bouncer.IGNORE_STARTUP_PARAMETERS.split(',');
+    for (const service of ['api', 'worker']) {
+      const env = appEnv(service);
+      const url = new URL(env.DATABASE_URL);
+      expect({ service, host: url.hostname, port: url.port }).toEqual({
+        service,
+        host: 'pgbouncer',
+        port: bouncer.LISTEN_PORT,
+      });
+      // Every startup parameter the pool sends beyond those PgBouncer tracks is ignored.
+      const config = loadPlatformConfig(new Environment(env));
+      const { extra } = dataSourceOptions(env.DATABASE_URL, config.database) as {
+        extra: Record<string, unknown>;
+      };
+      for (const parameter of ['statement_timeout', 'lock_timeout'].filter((p) => p in extra))
+        expect({ service, parameter, ignored: ignored.includes(parameter) }).toEqual({
+          service,
+          parameter,
+          ignored: true,
+        });
+      // Named statements only where PgBouncer carries them (1.21+: max_prepared_statements).
+      if (!bouncer.MAX_PREPARED_STATEMENTS) expect(config.databasePreparedStatements).toBe(false);
+    }
+    // What the ignored timeouts become: settings of the database, from its first start.
+    const initScripts = (services['postgres-primary'] as { volumes: string[] }).volumes.filter(
+      (volume) => volume.includes('docker-entrypoint-initdb.d'),
+    );
+    const timeouts = initScripts.find((volume) => volume.includes('session-timeouts.sql'));
+    expect(timeouts).toBeDefined();
+    const sql = readFileSync(join(ROOT, 'docker', timeouts!.split(':')[0]), 'utf8');
+    expect(sql).toMatch(/^ALTER DATABASE gpumarket SET statement_timeout = '30s';$/m);
+    expect(sql).toMatch(/^ALTER DATABASE gpumarket SET lock_timeout = '5s';$/m);
+    // max_client_conn takes every process's pool, with one extra api during a rolling update.
+    const processes =
+      (services.api.deploy?.replicas ?? 1) + 1 + (services.worker.deploy?.replicas ?? 1);
+    expect(Number(bouncer.MAX_CLIENT_CONN)).toBeGreaterThanOrEqual(
+      processes * Number(appEnv('api').DATABASE_POOL_MAX),
+    );
+  });
+
+  it('lets Prometheus scrape every process on its metrics listener, published nowhere', () => {
+    const { services } = scaleCompose;
+    for (const service of ['api', 'worker']) expect(appEnv(service).METRICS_HOST).toBe('0.0.0.0');
+    for (const port of Object.values(DEFAULT_METRICS_PORTS))
+      expect(JSON.stringify(services.api.ports ?? [])).not.toContain(String(port));
+    const prometheus = services.prometheus as { volumes: string[] };
+    expect(prometheus.volumes).toEqual(
+      expect.arrayContaining([
+        './prometheus/prometheus.yml:/etc/prometheus/prometheus.yml:ro',
+        './prometheus/alerts.yml:/etc/prometheus/alerts.yml:ro',
+      ]),
+    );
+    const scrape = parseAllDocuments(
+      readFileSync(join(ROOT, 'docker/prometheus/prometheus.yml'), 'utf8'),
+    )[0].toJS() as {
+      rule_files: string[];
+      scrape_configs: Array<{ dns_sd_configs: Array<{ names: string[]; port: number }> }>;
+    };
+    expect(scrape.rule_files).toEqual(['alerts.yml']);
+    const targets = scrape.scrape_configs.flatMap((job) =>
+      job.dns_sd_configs.map((sd) => `${sd.names[0]}:${sd.port}`),
+    );
+    expect(targets.sort()).toEqual([
+      `api:${DEFAULT_METRICS_PORTS.api}`,
+      `worker:${DEFAULT_METRICS_PORTS.worker}`,
+    ]);
+  });
+
   it('gives settings the service accepts in production', () => {
     for (const service of ['api', 'worker', 'migrate']) {
       const config = loadPlatformConfig(new Environment(appEnv(service)));
@@ -316,11 +408,117 @@ describe('scaled-out deployment files', () => {
     }
   });
 
-  const manifests = ['api.yaml', 'worker.yaml', 'migrate-job.yaml', 'config.yaml'].flatMap((file) =>
+  it('carries the tracing settings: off until the operator names a collector, then sampled', () => {
+    for (const service of ['api', 'worker']) {
+      expect(readTracingSettings(appEnv(service))).toBeNull();
+      const on = { ...appEnv(service), OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318' };
+      expect(readTracingSettings(on)).toMatchObject({ exporter: 'otlp' });
+      expect(on).toMatchObject({
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0.1',
+      });
+    }
+    const config = named('ConfigMap', 'gpumarket-config') as unknown as {
+      data: Record<string, string>;
+    };
+    expect(readTracingSettings(config.data)).toMatchObject({
+      exporter: 'otlp',
+      trustedProxies: ['loopback', 'uniquelocal'],
+    });
+  });
+
+  const manifestFiles = readdirSync(join(ROOT, 'docker/k8s')).filter((file) =>
+    file.endsWith('.yaml'),
+  );
+  const manifests = manifestFiles.flatMap((file) =>
     parseAllDocuments(readFileSync(join(ROOT, 'docker/k8s', file), 'utf8')).map(
       (document) => document.toJS() as K8sObject,
     ),
   );
+  const named = (kind: string, name: string) =>
+    manifests.find((m) => m.kind === kind && m.metadata.name === name)!;
+
+  it('has Kubernetes manifests that the Kubernetes schemas accept', () => {
+    expect(manifests.length).toBeGreaterThanOrEqual(10);
+    for (const manifest of manifests) {
+      expect({
+        kind: manifest.kind,
+        name: manifest.metadata.name,
+        problem: k8sProblem(manifest),
+      }).toEqual({
+        kind: manifest.kind,
+        name: manifest.metadata.name,
+        problem: null,
+      });
+    }
+    // The check itself: a port given as text is refused.
+    const broken = structuredClone(named('Deployment', 'gpumarket-api'));
+    broken.spec.template.spec.containers[0].ports[0].containerPort = '3000';
+    expect(k8sProblem(broken)).toMatch(/containerPort must be integer/);
+  });
+
+  it('runs every pod as a numeric non-root user, spread over nodes, with disruption budgets', () => {
+    const pods = manifests
+      .filter((m) => m.kind === 'Deployment' || m.kind === 'Job')
+      .map((m) => ({ name: m.metadata.name, spec: m.spec.template.spec }));
+    expect(pods.map((pod) => pod.name).sort()).toEqual([
+      'gpumarket-api',
+      'gpumarket-migrate',
+      'gpumarket-worker',
+    ]);
+    for (const { name, spec } of pods) {
+      expect({ name, securityContext: spec.securityContext }).toEqual({
+        name,
+        securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000 },
+      });
+      for (const container of spec.containers) {
+        expect(container.resources?.requests).toBeDefined();
+        expect(container.resources?.limits?.memory).toBeDefined();
+      }
+    }
+    for (const name of ['gpumarket-api', 'gpumarket-worker']) {
+      const deployment = named('Deployment', name);
+      const labels = deployment.spec.selector.matchLabels;
+      const spread = deployment.spec.template.spec.topologySpreadConstraints;
+      expect(spread.map((c: { topologyKey: string }) => c.topologyKey)).toContain(
+        'kubernetes.io/hostname',
+      );
+      for (const constraint of spread) expect(constraint.labelSelector.matchLabels).toEqual(labels);
+      const budget = named('PodDisruptionBudget', name);
+      expect(budget.spec.selector.matchLabels).toEqual(labels);
+      expect(budget.spec.maxUnavailable).toBe(1);
+    }
+    const hpa = named('HorizontalPodAutoscaler', 'gpumarket-api');
+    expect(hpa.spec.scaleTargetRef).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: 'gpumarket-api',
+    });
+    expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(
+      named('PodDisruptionBudget', 'gpumarket-api').spec.maxUnavailable + 1,
+    );
+  });
+
+  it('probes the worker on its metrics listener and exposes both metrics ports to Prometheus only', () => {
+    for (const [name, port] of [
+      ['gpumarket-api', DEFAULT_METRICS_PORTS.api],
+      ['gpumarket-worker', DEFAULT_METRICS_PORTS.worker],
+    ] as const) {
+      const pod = named('Deployment', name).spec.template;
+      const container = pod.spec.containers[0];
+      expect(container.ports).toContainEqual({ name: 'metrics', containerPort: port });
+      expect(pod.metadata.annotations['prometheus.io/port']).toBe(String(port));
+    }
+    const worker = named('Deployment', 'gpumarket-worker').spec.template.spec.containers[0];
+    expect(worker.livenessProbe.httpGet).toEqual({ path: '/health/live', port: 'metrics' });
+    expect(worker.readinessProbe.httpGet).toEqual({ path: '/health/ready', port: 'metrics' });
+    expect(named('ConfigMap', 'gpumarket-config').data!.METRICS_HOST).toBe('0.0.0.0');
+    const policy = named('NetworkPolicy', 'gpumarket-ingress');
+    const metricsRule = policy.spec.ingress.find((rule: { from?: unknown }) => rule.from);
+    expect(metricsRule.ports.map((p: { port: number }) => p.port).sort()).toEqual(
+      Object.values(DEFAULT_METRICS_PORTS).sort(),
+    );
+  });
 
   it('has Kubernetes manifests whose api probes are wired to /health/*', () => {
     const api = manifests.find(
@@ -347,6 +545,22 @@ describe('scaled-out deployment files', () => {
     expect(settings.redis.mode).toBe('cluster');
   });
 });
+
+/** What the Kubernetes schemas of its apiVersion and kind say of an object (null: valid). */
+function k8sProblem(object: K8sObject & { apiVersion?: string }): string | null {
+  // kubernetes-models ships the schemas of every built-in kind, one module per version and kind.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const module = require(`kubernetes-models/${object.apiVersion}/${object.kind}`) as Record<
+    string,
+    new (data: unknown) => { validate(): void }
+  >;
+  try {
+    new module[object.kind](object).validate();
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
 
 interface K8sObject {
   kind: string;

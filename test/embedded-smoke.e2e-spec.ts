@@ -29,7 +29,9 @@ describe('embedded mode: smoke over HTTP', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'gpumarket-embedded-'));
     sink = await startSmtpSink();
     env = {
-      EMBEDDED: 'true',
+      // Any true word forces the mode (with the URLs below pointing nowhere, anything else
+      // would fail to start): EMBEDDED is read as every other on/off setting.
+      EMBEDDED: '1',
       EMBEDDED_DATA_DIR: join(dataDir, 'pglite'),
       DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/nowhere`,
       REDIS_URL: `redis://127.0.0.1:${await freePort()}`,

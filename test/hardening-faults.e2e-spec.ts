@@ -118,18 +118,24 @@ describe('faults: dependencies going away and coming back', () => {
           code: totpCode(setup.body.secret),
           secret: setup.body.secret,
         });
-      const gateDown = await confirm();
+      // confirm-new records security events: its security-writes budget, in Redis, is the
+      // first thing it cannot check, and it fails closed there.
+      const confirmDown = await confirm();
+      expect(confirmDown.status).toBe(503);
+      expect(confirmDown.type).toMatch(/application\/json/);
+      expect(confirmDown.body).toEqual({
+        success: false,
+        error: 'service_unavailable',
+        msg: 'Rate limiter unavailable; retry shortly.',
+      });
+      // GET /tfa/status/ reads the add-method gate (new_method_authorized): it fails closed.
+      const gateDown = await raw(api, 'GET', '/api/v0/tfa/status/', user.auth);
       expect(gateDown.status).toBe(503);
-      expect(gateDown.type).toMatch(/application\/json/);
       expect(gateDown.body).toEqual({
         success: false,
         error: 'service_unavailable',
         msg: 'The authorization store is unavailable; retry shortly.',
       });
-      // GET /tfa/status/ reads the same gate (new_method_authorized): it cannot answer either.
-      const statusDown = await raw(api, 'GET', '/api/v0/tfa/status/', user.auth);
-      expect(statusDown.status).toBe(503);
-      expect(statusDown.body).toMatchObject({ success: false, error: 'service_unavailable' });
       // Back-to-back requests, well within the 1 s threshold: neither may be served unthrottled.
       for (let i = 0; i < 2; i += 1) {
         const response = await raw(api, 'GET', chargesPath, user.auth);

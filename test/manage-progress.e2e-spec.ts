@@ -13,7 +13,7 @@ async function removeDemoData(): Promise<void> {
   await client.connect();
   try {
     const demo = `SELECT id FROM users WHERE email LIKE '%@demo.gpumarket.test'`;
-    await client.query(`DELETE FROM billing_report_days WHERE user_id IN (${demo})`);
+    await client.query(`DELETE FROM billing_report_days WHERE owner_key IN (${demo})`);
     await client.query(
       `DELETE FROM billing_charges WHERE contract_id IN
          (SELECT id FROM billing_contracts WHERE user_id IN (${demo}))`,

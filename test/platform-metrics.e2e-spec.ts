@@ -3,29 +3,9 @@ import { twilioEnv } from '@test/support/delivery';
 import { FakeTwilio, startFakeTwilio } from '@test/support/fake-twilio';
 import { OwnRedis } from '@test/support/own-redis';
 import { enableTotp, testPhone, totpCode } from '@test/support/tfa';
+import { sample, scrape } from '@test/support/metrics';
 import { waitFor } from '@test/support/wait';
 import { sendEmail, sendSms, tfaLogin } from '@test/support/tfa-requests';
-
-/** The value of one sample of the exposition text, 0 when the series does not exist yet. */
-function sample(text: string, name: string, labels: Record<string, string>): number {
-  const wanted = Object.entries(labels);
-  let total = 0;
-  for (const line of text.split('\n')) {
-    const match = /^(\w+)\{([^}]*)\} (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const present = Object.fromEntries(
-      [...match[2].matchAll(/(\w+)="([^"]*)"/g)].map((label) => [label[1], label[2]]),
-    );
-    if (wanted.every(([key, value]) => present[key] === value)) total += Number(match[3]);
-  }
-  return total;
-}
-
-async function scrape(api: TestApi): Promise<string> {
-  const response = await api.http().get('/metrics');
-  expect(response.status).toBe(200);
-  return response.text;
-}
 
 /** Scrapes until `moved` holds (the worker counts after the request has its answer). */
 async function scrapeUntil(
@@ -49,13 +29,14 @@ describe('GET /metrics (Prometheus)', () => {
     const user = await createTestUser(api);
     await api.http().get('/api/v0/users/current').set(user.auth).expect(200);
     await api.http().get('/api/v0/users/current').expect(403);
-    const response = await api.http().get('/metrics');
+    const response = await fetch(`${api.metricsUrl}/metrics`);
     expect(response.status).toBe(200);
-    expect(response.headers['content-type']).toMatch(/^text\/plain/);
-    expect(response.text).toMatch(
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await response.text();
+    expect(text).toMatch(
       /http_request_duration_seconds_count\{method="GET",route="\/api\/v0\/users\/current",status="200"\} [1-9]/,
     );
-    expect(response.text).toMatch(
+    expect(text).toMatch(
       /http_request_duration_seconds_count\{method="GET",route="\/api\/v0\/users\/current",status="403"\} [1-9]/,
     );
     for (const counter of [
@@ -65,10 +46,10 @@ describe('GET /metrics (Prometheus)', () => {
       'code_delivery_failures_total',
       'rate_limit_refusals_total',
     ]) {
-      expect(response.text).toContain(`# TYPE ${counter} counter`);
+      expect(text).toContain(`# TYPE ${counter} counter`);
     }
-    expect(response.text).toContain('# TYPE queue_jobs gauge');
-    expect(response.text).toContain('process_resident_memory_bytes');
+    expect(text).toContain('# TYPE queue_jobs gauge');
+    expect(text).toContain('process_resident_memory_bytes');
   });
 
   it('labels a route with parameters by its template, not by the ids in the URL', async () => {
@@ -126,8 +107,7 @@ describe('GET /metrics (Prometheus)', () => {
   it('never puts credentials in labels', async () => {
     const user = await createTestUser(api);
     await api.http().get('/api/v0/users/current').set(user.auth);
-    const response = await api.http().get('/metrics');
-    expect(response.text).not.toContain(user.apiKey);
+    expect(await scrape(api)).not.toContain(user.apiKey);
   });
 });
 

@@ -60,7 +60,7 @@ describe('rate limits across two api processes sharing one Redis', () => {
     const third = await createTestUser(setup);
     await unlist(first, third.auth);
     expect((await unlist(first, third.auth)).status).toBe(429);
-    const metrics = await (await fetch(`${first.url}/metrics`)).text();
+    const metrics = await (await fetch(`${first.metricsUrl}/metrics`)).text();
     expect(metrics).toMatch(/rate_limit_refusals_total\{bucket="volumes_unlist"\} [1-9]/);
   });
 });

@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import { createServer, Server } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DIST, spawnApi } from '@test/support/api';
+import { Client } from 'pg';
 import { freePort } from '@test/support/own-redis';
+import { TEMPORARY_DATABASE_PREFIX } from '@test/support/test-env';
 
 interface Exited {
   code: number | null;
@@ -96,6 +98,29 @@ describe('api start-up failures and logs', () => {
     expect(line).toContain('SESSION_TTL_SECONDS must be an integer between 60');
   });
 
+  it('refuses a database name the driver would not decode, in one line, creating nothing', async () => {
+    // Under the run's prefix: were it created after all, global teardown would drop it.
+    const encoded = `${TEMPORARY_DATABASE_PREFIX}enc%2Fname`;
+    const url = new URL(process.env.DATABASE_URL!);
+    url.pathname = `/${encoded}`;
+    const line = theOneLine(await runApiUntilExit({ DATABASE_URL: url.toString() }));
+    expect(line).toBe(
+      `Invalid configuration: DATABASE_URL names the database '${encoded}', whose ` +
+        `percent-encoded characters the PostgreSQL driver would not decode: write the name ` +
+        `without '/', '?', '#', ':', '@', '&', '=', '+', '$', ',' or ';' (letters, digits and _ are safe)`,
+    );
+    const admin = new Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [
+        `${TEMPORARY_DATABASE_PREFIX}enc%`,
+      ]);
+      expect(rows).toEqual([]);
+    } finally {
+      await admin.end();
+    }
+  });
+
   it('starts with Redis unreachable, warning once what will not work and naming REDIS_URL', async () => {
     const port = await freePort();
     const api = await spawnApi({
@@ -165,12 +190,32 @@ describe('api start-up failures and logs', () => {
     let screen = '';
     child.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
     const closed = new Promise((resolve) => child.on('close', resolve));
+    const lineWith = async (text: string): Promise<string> => {
+      while (!screen.includes(text)) await sleep(20);
+      return screen.split('\n').find((line) => line.includes(text))!;
+    };
     try {
-      while (!screen.includes('Nest application successfully started')) await sleep(20);
-      const line = screen.split('\n').find((text) => text.includes('successfully started'))!;
+      const started = await lineWith('Nest application successfully started');
       // e.g. "[12:00:00.123] INFO: [NestApplication] Nest application successfully started"
-      expect(line).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] .*INFO.*\[NestApplication\] Nest/);
-      expect(line.trim().startsWith('{')).toBe(false);
+      expect(started).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] .*INFO.*\[NestApplication\] Nest/);
+      expect(started.trim().startsWith('{')).toBe(false);
+      // Where it listens, as a sentence with the address to open, not a JSON object.
+      const listening = await lineWith('API listening on ');
+      expect(listening.trim()).toMatch(
+        /^API listening on http:\/\/127\.0\.0\.1:\d+ \(no delivery worker \(RUN_WORKER=false\), metrics on 127\.0\.0\.1:\d+\)$/,
+      );
+      const port = /:(\d+) /.exec(listening)![1];
+      await fetch(`http://127.0.0.1:${port}/api/v0/users/current/?secret=x`, {
+        headers: { Authorization: 'Bearer not-a-key', Cookie: 'gm_session=x' },
+      });
+      // A request is one short line: method, path, status, time; no headers, no JSON.
+      // Without the terminal's colour codes (ESC [ n m).
+      const request = (await lineWith('GET /api/v0/users/current/ 404'))
+        .split(String.fromCharCode(27))
+        .map((part) => part.replace(/^\[\d+m/, ''))
+        .join('');
+      expect(request).toMatch(/INFO.*GET \/api\/v0\/users\/current\/ 404 \d+ ms\s*$/);
+      expect(request).not.toMatch(/[{}]|headers|secret=|not-a-key|gm_session/);
     } finally {
       child.kill('SIGTERM');
       await closed;

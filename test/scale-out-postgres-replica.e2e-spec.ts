@@ -1,6 +1,8 @@
 import { loadFixtures, startApi, TestApi } from '@test/support/api';
+import { sample, scrape } from '@test/support/metrics';
 import { PostgresWithReplica } from '@test/support/postgres-replica';
 import { until } from '@test/support/redis-topologies';
+import { waitFor } from '@test/support/wait';
 
 /**
  * The charges report on a PostgreSQL streaming replica (a cluster of its own, made with
@@ -115,9 +117,15 @@ describe('the charges report with DATABASE_REPLICA_URL (a streaming replica)', (
 
   it('serves the report from the replica (its statement counters move) and says so in readiness', async () => {
     const before = await billingScans('replica');
+    const served = async (node: 'replica' | 'primary') =>
+      sample(await scrape(withReplica), 'db_lag_tolerant_reads_total', { node });
+    const [onReplica, onPrimary] = [await served('replica'), await served('primary')];
     const first = await page(withReplica, 100);
     expect(first.status).toBe(200);
     expect(first.total).toBe(12);
+    // The operator sees it too: the read is counted as the replica's.
+    expect((await served('replica')) - onReplica).toBe(1);
+    expect((await served('primary')) - onPrimary).toBe(0);
     // Statistics reach the shared counters within the flush interval (at most ~10 s idle).
     await until(
       'the replica counted the report',
@@ -160,6 +168,109 @@ describe('the charges report with DATABASE_REPLICA_URL (a streaming replica)', (
     }
     await pg.caughtUp();
   });
+
+  /** The nearest-rank percentile of some latencies (ms). */
+  const percentile = (values: number[], p: number) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
+  };
+
+  it('serves the report within a second (p99) from a frozen replica (SIGSTOP), from the primary', async () => {
+    const timed: Array<{ status: number; ms: number; after: boolean }> = [];
+    let frozen = false;
+    let stop = false;
+    // Two clients, so that queries are running on the replica when it freezes.
+    const client = async () => {
+      while (!stop) {
+        const started = Date.now();
+        const after = frozen;
+        const { status } = await page(withReplica, 5);
+        timed.push({ status, ms: Date.now() - started, after });
+      }
+    };
+    const clients = Array.from({ length: 2 }, client);
+    await until('some pages were served by the replica', async () => timed.length >= 20);
+    await pg.freezeReplica();
+    const primaryReads = async () =>
+      sample(await scrape(withReplica), 'db_lag_tolerant_reads_total', { node: 'primary' });
+    const primaryBefore = await primaryReads();
+    frozen = true;
+    const frozenAt = Date.now();
+    try {
+      // Enough pages that the p99 is the frozen replica's steady state, not the two
+      // queries it froze in the middle of (each bounded by DATABASE_REPLICA_TIMEOUT_MS).
+      await until(
+        '300 pages were served after the freeze',
+        async () => Date.now() - frozenAt >= 3_000 && timed.filter((t) => t.after).length >= 300,
+        45_000,
+      );
+    } finally {
+      await pg.thawReplica();
+      stop = true;
+    }
+    await Promise.all(clients);
+    const after = timed.filter((t) => t.after);
+    // The pages asked for after the freeze were served, and counted, by the primary (but
+    // for the two clients' last ones, which may have ended on the thawed replica).
+    expect((await primaryReads()) - primaryBefore).toBeGreaterThanOrEqual(after.length - 2);
+    const latencies = after.map((t) => t.ms);
+    console.info(
+      `frozen replica: ${after.length} report pages after the freeze, statuses ${JSON.stringify([
+        ...new Set(after.map((t) => t.status)),
+      ])}, p50 ${percentile(latencies, 50)} ms, p90 ${percentile(latencies, 90)} ms, ` +
+        `p99 ${percentile(latencies, 99)} ms, max ${Math.max(...latencies)} ms`,
+    );
+    expect(after.filter((t) => t.status !== 200)).toEqual([]);
+    expect(percentile(latencies, 99)).toBeLessThan(1_000);
+    // None held: the deadline (500 ms) plus the page on the primary, generously on a busy machine.
+    expect(Math.max(...latencies)).toBeLessThan(5_000);
+    await until('the thawed replica is used again', async () => {
+      const ready = await withReplica.http().get('/health/ready');
+      return ready.body.details.database_replica.replica === 'up';
+    });
+  }, 60_000);
+
+  it('passes over a replica whose WAL receiver is cut once it is behind the primary by the bound', async () => {
+    const bound = 2;
+    const strict = await startApi({
+      DATABASE_URL: pg.url(DATABASE, 'primary'),
+      RUN_WORKER: 'false',
+      DATABASE_REPLICA_URL: pg.url(DATABASE, 'replica'),
+      DATABASE_REPLICA_MAX_LAG_SECONDS: String(bound),
+    });
+    const original = await pg.cutReceiver();
+    try {
+      const before = (await page(strict, 100)).total;
+      await loadFixtures(primaryOnly, { contracts: [contract(20150, 3, 9)] });
+      const wroteAt = Date.now();
+      // Stale at first (within the bound the replica may serve what it has), then fresh.
+      const fresh = await waitFor(
+        async () => ({ total: (await page(strict, 100)).total, at: Date.now() }),
+        (seen) => seen.total === before + 1,
+        { what: 'a report that has the new contract', timeoutMs: 30_000, intervalMs: 100 },
+      );
+      const ready = await strict.http().get('/health/ready');
+      const metrics = await (await fetch(`${strict.metricsUrl}/metrics`)).text();
+      const lag = Number(/^db_replica_lag_seconds (\S+)$/m.exec(metrics)?.[1]);
+      console.info(
+        `cut WAL receiver: the report had the write ${fresh.at - wroteAt} ms after it ` +
+          `(DATABASE_REPLICA_MAX_LAG_SECONDS=${bound}); readiness ${JSON.stringify(ready.body.details.database_replica)}`,
+      );
+      expect(fresh.at - wroteAt).toBeLessThanOrEqual(bound * 1000 + 3_000);
+      expect(ready.body.details.database_replica).toMatchObject({ replica: 'lagging' });
+      expect(ready.body.details.database_replica.lag_seconds).toBeGreaterThan(bound);
+      expect(lag).toBeGreaterThan(bound);
+      expect(metrics).toMatch(/^db_replica_status\{status="lagging"\} 1$/m);
+    } finally {
+      await pg.restoreReceiver(original);
+      await strict.close();
+    }
+    // Caught up again, the replica serves again.
+    await until('the replica is up again', async () => {
+      const ready = await withReplica.http().get('/health/ready');
+      return ready.body.details.database_replica.replica === 'up';
+    });
+  }, 60_000);
 
   it('falls back to the primary when the replica stops, with no failed request', async () => {
     const statuses: number[] = [];

@@ -1,6 +1,14 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestUser, runManage, startApi, TestApi, TestUser } from '@test/support/api';
+import {
+  cookieValue,
+  listDevices,
+  passwordLoginWithDevice,
+  passwordTotpUser,
+  rememberedLogin,
+  storedEvents,
+} from '@test/support/account-security';
 import { runCli, tempConfigHome } from '@test/support/cli';
 import { OwnRedis } from '@test/support/own-redis';
 import {
@@ -179,13 +187,43 @@ describe('sessions end', () => {
     const user = await createTestUser(api, { password });
     const sessions = [await passwordSession(user, password), await passwordSession(user, password)];
     const result = await runManage(['user:revoke-sessions', String(user.id)]);
-    expect(result).toMatchObject({ code: 0, json: { id: user.id, revoked: 2 } });
+    expect(result).toMatchObject({
+      code: 0,
+      json: { id: user.id, revoked: 2, devices_revoked: 0 },
+    });
     expect(await states(sessions)).toEqual(['ended', 'ended']);
     expect((await current(user.apiKey)).status).toBe(200);
 
     const unknown = await runManage(['user:revoke-sessions', '999999999']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No user 999999999');
+  });
+
+  it('manage user:revoke-sessions ID ends the trusted devices too: the password alone no longer signs in', async () => {
+    const account = await passwordTotpUser(api, (password) => createTestUser(api, { password }));
+    const remembered = await rememberedLogin(api, account);
+    const device = cookieValue(remembered, 'gm_device')!;
+    const viaDevice = () =>
+      passwordLoginWithDevice(api, account.user.email, account.password, device);
+    const before = await viaDevice();
+    expect(before.body).toMatchObject({ success: true, tfa_required: false });
+
+    const result = await runManage(['user:revoke-sessions', String(account.user.id)]);
+    expect(result).toMatchObject({
+      code: 0,
+      json: { id: account.user.id, revoked: 2, devices_revoked: 1 },
+    });
+    expect(await states([remembered.headers['x-session-key'], before.body.session_key])).toEqual([
+      'ended',
+      'ended',
+    ]);
+    const after = await viaDevice();
+    expect(after.body).toMatchObject({ success: true, tfa_required: true });
+    expect((await listDevices(api, account.user.auth)).body.devices).toEqual([]);
+    const revoked = (await storedEvents(api, account.user.id)).filter(
+      (event) => event.kind === 'device_revoked',
+    );
+    expect(revoked.map((event) => event.details)).toEqual([{ devices: 1, cause: 'operator' }]);
   });
 
   it('gpumkt tfa logout ends the saved session and removes its file', async () => {

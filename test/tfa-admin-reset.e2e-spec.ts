@@ -11,7 +11,7 @@ import {
   storedEvents,
 } from '@test/support/account-security';
 import { addSms, backupCodeSession, testPhone } from '@test/support/tfa';
-import { passwordLogin, tfaLogin, tfaStatus } from '@test/support/tfa-requests';
+import { passwordLogin, removeMethod, tfaLogin, tfaStatus } from '@test/support/tfa-requests';
 
 /**
  * `manage user:reset-2fa ID --reason TEXT` (docs/identity-tfa.md "Admin reset"): for a
@@ -117,6 +117,79 @@ describe('manage user:reset-2fa', () => {
     expect(mailed).toHaveLength(1);
     expect(mailed[0].body).toContain('From: an operator of the service');
     expect(mailed[0].body).not.toContain('identity checked');
+    expect(mailed[0].body).toContain(
+      'An administrator reset two-factor authentication on your account: two-factor ' +
+        'authentication was turned off, 2 two-factor methods were removed, 8 unused backup ' +
+        'codes were revoked, 3 sessions were ended and 1 trusted device was forgotten. Your ' +
+        'password alone now signs in until you set two-factor authentication up again.',
+    );
+
+    // Run again: only the session the password login above opened ends, and the mail says
+    // that alone. A third run changes nothing: recorded for the audit, not mailed.
+    const reasonRun = (reason: string) =>
+      runManage(['user:reset-2fa', String(user.id), '--reason', reason]);
+    expect((await reasonRun('again')).json).toEqual({
+      id: user.id,
+      methods_removed: 0,
+      backup_codes_revoked: 0,
+      sessions_revoked: 1,
+      devices_revoked: 0,
+    });
+    expect((await reasonRun('and again')).json).toEqual({
+      id: user.id,
+      methods_removed: 0,
+      backup_codes_revoked: 0,
+      sessions_revoked: 0,
+      devices_revoked: 0,
+    });
+    await noticesSettled(api, user.id);
+    const resets = (await noticesTo(api, user.email)).filter((notice) =>
+      notice.subject?.endsWith('two-factor authentication reset by an administrator'),
+    );
+    expect(resets).toHaveLength(2);
+    expect(resets.map((notice) => notice.body.split('\n')[0])).toContain(
+      'An administrator reset two-factor authentication on your account: 1 session was ended.',
+    );
+    expect((await eventKinds(api, user.id)).slice(-1)).toEqual(['admin_reset']);
+  });
+
+  it('on a user without 2FA mails only what changed: nothing, or the sessions it ended', async () => {
+    const password = 'no second factor here';
+    const user = await createTestUser(api, { password });
+    const reset = () => runManage(['user:reset-2fa', String(user.id), '--reason', 'checking']);
+    const subject = 'two-factor authentication reset by an administrator';
+    const resets = async () =>
+      (await noticesTo(api, user.email)).filter((notice) => notice.subject?.endsWith(subject));
+
+    expect((await reset()).code).toBe(0);
+    await noticesSettled(api, user.id);
+    expect(await resets()).toEqual([]);
+
+    await passwordLogin(api, { email: user.email, password }).expect(200);
+    expect((await reset()).json).toMatchObject({ sessions_revoked: 1, methods_removed: 0 });
+    await noticesSettled(api, user.id);
+    const [notice] = await resets();
+    expect(notice.body).toContain(
+      'An administrator reset two-factor authentication on your account: 1 session was ended.',
+    );
+    expect(notice.body.split('\n')[0]).not.toMatch(/removed|turned off|password alone/);
+  });
+
+  it('removing the last method with a backup code mails how many codes are truly left: none', async () => {
+    const account = await passwordTotpUser(api, (password) => createTestUser(api, { password }));
+    const { user, totp } = account;
+    const removed = await removeMethod(api, user.auth, {
+      backup_code: totp.backupCodes[0],
+      target_id: totp.methodId,
+    });
+    expect(removed.status).toBe(200);
+    expect((await tfaStatus(api, user.auth)).body.backup_codes_remaining).toBe(0);
+    await noticesSettled(api, user.id);
+    const [used] = (await noticesTo(api, user.email)).filter((notice) =>
+      notice.subject?.endsWith('a backup code was used'),
+    );
+    expect(used.body).toContain('(no backup codes are left)');
+    expect(used.body).not.toContain('9 codes');
   });
 
   it('refuses an unknown user, naming the id, with the JSON error and exit 1', async () => {
@@ -126,7 +199,7 @@ describe('manage user:reset-2fa', () => {
     expect(JSON.parse(result.stderr)).toEqual({ error: 'not_found', msg: 'No user 999999999' });
   });
 
-  it('refuses a missing, blank or overlong reason and a malformed id, changing nothing', async () => {
+  it('refuses a missing, blank, overlong or unprintable reason and a malformed id, changing nothing', async () => {
     const account = await passwordTotpUser(api, (password) => createTestUser(api, { password }));
     const id = String(account.user.id);
     const cases: Array<[string[], string]> = [
@@ -140,6 +213,14 @@ describe('manage user:reset-2fa', () => {
         '--reason must be at most 500 characters',
       ],
       [['user:reset-2fa', 'abc', '--reason', 'x'], 'id must be a positive integer'],
+      [
+        ['user:reset-2fa', id, '--reason', 'checked \u001b[31mby phone\u001b]0;title\u0007'],
+        '--reason must be one line of printable text (it holds U+001B, a control character)',
+      ],
+      [
+        ['user:reset-2fa', id, '--reason', 'two\nlines'],
+        '--reason must be one line of printable text (it holds U+000A, a control character)',
+      ],
     ];
     for (const [args, msg] of cases) {
       const result = await runManage(args);

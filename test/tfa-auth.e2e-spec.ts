@@ -39,7 +39,7 @@ const SECRET_OR_BEARER: Array<[Method, string, Record<string, unknown>]> = [
   ['post', '/api/v0/tfa/resend/', { phone_number: '+15550001111' }],
 ];
 
-/** The per-endpoint authentication table of the spec, and body validation. */
+/** The per-endpoint authentication table of docs/identity-tfa.md, and body validation. */
 describe('2FA authentication rules', () => {
   let api: TestApi;
 

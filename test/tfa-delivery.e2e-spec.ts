@@ -14,10 +14,12 @@ import { waitFor } from '@test/support/wait';
 import {
   resendSms,
   sendEmail,
+  passwordLogin,
   sendSms,
   startAuthorization,
   tfaLogin,
 } from '@test/support/tfa-requests';
+import { OutboxReader } from '@app/messaging';
 
 /** Send-code routes: SMS, resend, email, the BullMQ queue, the outbox provider and its command. */
 describe('2FA code delivery', () => {
@@ -255,6 +257,58 @@ describe('2FA code delivery', () => {
         { what: 'both messages in the outbox' },
       );
       expect(await outboxCount(api, user.email)).toBe(before + 2);
+    });
+
+    it('a 10 s flood of one user mails at most its budget, on every route; another user is served', async () => {
+      const password = 'flood password';
+      const user = await createTestUser(api, { password });
+      await enableTotp(api, user); // its authorization code is the budget's first send
+      const deadline = Date.now() + 10_000;
+      const answers: Record<string, number> = {};
+      const note = (route: string, response: { status: number; body: { error?: string } }) => {
+        const key = `${route} ${response.status} ${response.body.error ?? ''}`.trim();
+        answers[key] = (answers[key] ?? 0) + 1;
+      };
+      const bearer = async () => {
+        while (Date.now() < deadline) note('bearer', await sendEmail(api, user.auth, {}));
+      };
+      // With the password alone: a login challenge each time, then a code by email on it.
+      const passwordOnly = async () => {
+        while (Date.now() < deadline) {
+          const login = await passwordLogin(api, { email: user.email, password });
+          note('password', await sendEmail(api, {}, { secret: login.body.tfa_secret }));
+        }
+      };
+      await Promise.all([bearer(), bearer(), bearer(), passwordOnly()]);
+
+      const codes = async () =>
+        (await api.app.get(OutboxReader).list(user.email, 1000, 'code')).length;
+      await waitFor(codes, (count) => count >= 5, { what: 'the admitted codes in the outbox' });
+      expect(await codes()).toBe(5);
+      const served = Object.entries(answers).filter(([key]) => / 200$/.test(key));
+      expect(served.reduce((sum, [, n]) => sum + n, 0)).toBe(4);
+      for (const key of Object.keys(answers))
+        expect(key).toMatch(/^(bearer|password) (200|429 sms_rate_limited)$/);
+      const refused = await sendEmail(api, user.auth, {});
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({
+        success: false,
+        error: 'sms_rate_limited',
+        msg: 'Too many email codes requested; wait a few minutes before trying again.',
+      });
+
+      // Superseded challenges were freed at once: of the Bearer sends, one challenge is left.
+      const store = redis(api);
+      let verify = 0;
+      for (const key of await store.keys('tfa:challenge:*')) {
+        const [owner, purpose] = await store.hmget(key, 'userId', 'purpose');
+        if (owner === String(user.id) && purpose === 'verify') verify += 1;
+      }
+      expect(verify).toBeLessThanOrEqual(1);
+
+      const other = await createTestUser(api);
+      expect((await sendEmail(api, other.auth, {})).status).toBe(200);
+      expect(await readCode(api, other.email)).toMatch(/^\d{6}$/);
     });
 
     it('an account without an email address: missing_email', async () => {

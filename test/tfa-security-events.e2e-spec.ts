@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { Client } from 'pg';
-import { SecurityNoticeQueue } from '@app/identity-tfa/application/ports/security-notice.queue.port';
+import { SecurityNoticeQueue } from '@app/account-security/testing';
 import {
   createTestUser,
   loadFixtures,
@@ -26,7 +27,15 @@ import {
 import { deliverySettled, smtpEnv } from '@test/support/delivery';
 import { OwnRedis } from '@test/support/own-redis';
 import { SmtpSink, startSmtpSink } from '@test/support/smtp-sink';
-import { ageFailures, enableTotp, readCode, sql, testPhone, totpCode } from '@test/support/tfa';
+import {
+  ageFailures,
+  enableTotp,
+  forgetTotpUse,
+  readCode,
+  sql,
+  testPhone,
+  totpCode,
+} from '@test/support/tfa';
 import {
   confirmAuthorization,
   confirmNew,
@@ -597,4 +606,70 @@ describe('security notices by SMTP', () => {
     // The code's mail and the notice, nothing more.
     expect(sink.messages.filter(mailbox)).toHaveLength(2);
   });
+
+  it('shows a hostile, non-ASCII user agent decoded and inside its quotes', async () => {
+    const user = await createTestUser(api);
+    const mailbox = (mail: { to: string[]; subject: string }) =>
+      mail.to.includes(user.email.toLowerCase()) && mail.subject.includes('new backup codes');
+    const start = await startAuthorization(api, user.auth, { tfa_method: 'email' });
+    const [codeMail] = await sink.waitForMail(
+      (mail: { to: string[] }) => mail.to.includes(user.email.toLowerCase()),
+      1,
+    );
+    const code = /\b(\d{6})\b/.exec(codeMail.text)![1];
+    await confirmAuthorization(api, user.auth, { secret: start.body.secret, code }).expect(200);
+    const setup = await totpSetup(api, user.auth, {});
+    const confirmed = await confirmNew(api, user.auth, {
+      tfa_method: 'totp',
+      code: totpCode(setup.body.secret),
+      secret: setup.body.secret,
+    }).expect(200);
+    await forgetTotpUse(api, confirmed.body.method.id);
+    // A browser sends its User-Agent as UTF-8 bytes (node:http writes these as they are).
+    const agent = 'Évian "Support": call +1-555-0100 now. \\ end';
+    const regen = await fetchWithBytes(`${api.url}/api/v0/tfa/regen-backup-codes/`, {
+      method: 'PUT',
+      headers: { ...user.auth, 'User-Agent': utf8Header(agent) },
+      body: { tfa_method: 'totp', code: totpCode(setup.body.secret) },
+    });
+    expect(regen).toBe(200);
+    const [notice] = await sink.waitForMail(mailbox, 1);
+    expect(notice.text).toContain(
+      'browser or client "Évian \\"Support\\": call +1-555-0100 now. \\\\ end"',
+    );
+    expect(notice.html).toContain('Évian \\&quot;Support\\&quot;');
+    // The event keeps the user agent as the browser wrote it.
+    const [event] = (await storedEvents(api, user.id)).filter(
+      (e) => e.kind === 'backup_codes_regenerated',
+    );
+    expect(event.user_agent).toBe(agent);
+  });
 });
+
+/** What a client puts on the wire for a non-ASCII header: its UTF-8 bytes. */
+const utf8Header = (value: string) => Buffer.from(value, 'utf8').toString('latin1');
+
+/** A JSON request whose header bytes go out exactly as given; answers the status. */
+function fetchWithBytes(
+  url: string,
+  options: { method: string; headers: Record<string, string>; body: unknown },
+): Promise<number> {
+  // A Buffer body: with a string one, node:http would write the headers in its encoding.
+  const payload = Buffer.from(JSON.stringify(options.body));
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, {
+      method: options.method,
+      headers: {
+        ...options.headers,
+        'Content-Type': 'application/json',
+        'Content-Length': payload.length,
+      },
+    });
+    request.on('error', reject);
+    request.on('response', (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode!));
+    });
+    request.end(payload);
+  });
+}

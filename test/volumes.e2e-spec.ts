@@ -174,7 +174,11 @@ describe('volumes: POST /api/v0/volumes/unlist', () => {
     for (const id of [0, -3, 1.5, '30001', true, [30001], { id: 1 }]) {
       const response = await unlist(host, { id });
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ success: false, msg: '`id` must be a positive integer' });
+      expect(response.body).toEqual({
+        success: false,
+        error: 'bad_request',
+        msg: '`id` must be a positive integer',
+      });
     }
   });
 
@@ -185,7 +189,11 @@ describe('volumes: POST /api/v0/volumes/unlist', () => {
     const huge = await unlist(host, { id: 2 ** 40 });
     for (const response of [foreign, foreignNoSlash, unknown, huge]) {
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ success: false, msg: 'Volume listing does not exist' });
+      expect(response.body).toEqual({
+        success: false,
+        error: 'volume_listing_not_found',
+        msg: 'Volume listing does not exist',
+      });
     }
     expect(await statusOf(LISTING.foreign)).toBe('listed');
     expect(await auditOf(LISTING.foreign)).toHaveLength(0);
@@ -202,6 +210,7 @@ describe('volumes: POST /api/v0/volumes/unlist', () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
       success: false,
+      error: 'volume_listing_active',
       msg: 'Unable to delete active volume listing',
     });
     expect(await statusOf(LISTING.rented)).toBe('listed');
@@ -315,6 +324,10 @@ describe('volumes: unlist rate limit', () => {
   it("does not limit another user by the first user's requests", async () => {
     const response = await unlist(other, 39998, '/api/v0/volumes/unlist');
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ success: false, msg: 'Volume listing does not exist' });
+    expect(response.body).toEqual({
+      success: false,
+      error: 'volume_listing_not_found',
+      msg: 'Volume listing does not exist',
+    });
   });
 });

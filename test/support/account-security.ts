@@ -1,5 +1,5 @@
 import type { Response, Test } from 'supertest';
-import { OutboxMessage, OutboxReader } from '@app/identity-tfa';
+import { OutboxMessage, OutboxReader } from '@app/messaging';
 import { TestApi, TestUser } from './api';
 import { enableTotp, EnabledTotp, forgetTotpUse, sql, totpCode } from './tfa';
 import { waitFor } from './wait';

@@ -7,7 +7,7 @@ import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { CreateUserCommand, CreateUserUseCase } from '@app/accounts';
 import { ApiClient, createApiClient } from '@app/api-client';
-import { Environment, FixtureRegistry, RandomSource } from '@app/platform';
+import { Environment, FixtureRegistry, MetricsListener, RandomSource } from '@app/platform';
 import { buildOpenApiDocument, createApiApp } from '../../apps/api/src/bootstrap';
 import { OpenApiDocument, OpenApiResponseValidator } from './openapi-validator';
 import { recordResponse } from './response-record';
@@ -21,6 +21,8 @@ export interface TestApi {
   app: NestExpressApplication;
   /** Base URL of the listening server, e.g. http://127.0.0.1:41234 */
   url: string;
+  /** Base URL of its metrics listener (GET /metrics), never the public port. */
+  metricsUrl: string;
   /** Raw requests (supertest), for tests that assert on statuses and bodies. */
   http(): TestAgent;
   /**
@@ -49,6 +51,7 @@ export async function startApi(
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const metricsUrl = `http://127.0.0.1:${app.get(MetricsListener).port}`;
   const validator = VALIDATE_RESPONSES
     ? new OpenApiResponseValidator(buildOpenApiDocument(app) as unknown as OpenApiDocument)
     : null;
@@ -95,6 +98,7 @@ export async function startApi(
   return {
     app,
     url,
+    metricsUrl,
     http,
     client,
     close: async () => {
@@ -139,6 +143,8 @@ export interface SpawnedProcess {
   child: ChildProcess;
   url: string;
   port: number;
+  /** Base URL of its metrics listener. */
+  metricsUrl: string;
   output: string[];
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -146,32 +152,36 @@ export interface SpawnedProcess {
 /**
  * Runs the built api (`dist/`, made by `npm run build`) as a separate OS process. The start
  * timeout only bounds a process that hangs; an embedded start (PGlite's first initdb) on a
- * busy machine needs a longer one.
+ * busy machine needs a longer one. `dist` is another build's output (a copy of the tree).
  */
 export async function spawnApi(
   env: Record<string, string> = {},
   startTimeoutMs = CONDITION_TIMEOUT_MS,
+  dist = DIST,
 ): Promise<SpawnedProcess> {
-  const child = spawn(process.execPath, [join(DIST, 'apps/api/src/main.js')], {
+  const child = spawn(process.execPath, [join(dist, 'apps/api/src/main.js')], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
+  let metricsPort = 0;
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`api did not start:\n${output.join('\n')}`)),
       startTimeoutMs,
     );
-    child.once('exit', (code) =>
-      reject(new Error(`api exited with ${code}:\n${output.join('\n')}`)),
-    );
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`api exited with ${code}:\n${output.join('\n')}`));
+    });
     child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       output.push(line);
       try {
-        const parsed = JSON.parse(line) as { msg?: string; port?: number };
+        const parsed = JSON.parse(line) as { msg?: string; port?: number; metrics_port?: number };
         if (parsed.msg === 'api listening' && parsed.port) {
           clearTimeout(timer);
+          metricsPort = parsed.metrics_port ?? 0;
           resolve(parsed.port);
         }
       } catch {
@@ -183,6 +193,7 @@ export async function spawnApi(
     child,
     port,
     url: `http://127.0.0.1:${port}`,
+    metricsUrl: `http://127.0.0.1:${metricsPort}`,
     output,
     stop: (signal = 'SIGTERM') =>
       new Promise((resolve) => {
@@ -193,15 +204,21 @@ export async function spawnApi(
   };
 }
 
-/** Runs `manage <args>` from dist/ and parses its JSON stdout. */
+/**
+ * Runs `manage <args>` from dist/ and parses its JSON stdout. A command still running after
+ * `timeoutMs` is killed (exit code null), so a hang fails the test instead of stalling it.
+ */
 export function runManage(
   args: string[],
   env: Record<string, string> = {},
+  timeoutMs?: number,
+  dist = DIST,
 ): Promise<{ code: number | null; json: unknown; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(DIST, 'apps/manage/src/main.js'), ...args], {
+    const child = spawn(process.execPath, [join(dist, 'apps/manage/src/main.js'), ...args], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...(timeoutMs ? { timeout: timeoutMs, killSignal: 'SIGKILL' as const } : {}),
     });
     let stdout = '';
     let stderr = '';

@@ -23,6 +23,17 @@ export function tempConfigHome(): string {
   return mkdtempSync(join(tmpdir(), 'gpumkt-cli-'));
 }
 
+/** The environment of a client run against `apiUrl` with `key`, in a config home of its own. */
+export function cliEnvFor(apiUrl: string, key: string): Record<string, string> {
+  return { XDG_CONFIG_HOME: tempConfigHome(), GPUMKT_URL: apiUrl, GPUMKT_API_KEY: key };
+}
+
+/** The result of a run that must have succeeded; else the error names its exit and stderr. */
+export function succeeded(result: CliResult): CliResult {
+  if (result.code !== 0) throw new Error(`exit ${result.code}: ${result.stderr}`);
+  return result;
+}
+
 /** The test process's environment without anything that would steer the client. */
 function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};

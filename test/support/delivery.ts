@@ -41,6 +41,8 @@ export function smtpEnv(sink: SmtpSink): Record<string, string> {
 export interface WorkerProcess {
   child: ChildProcess;
   output: string[];
+  /** Base URL of its metrics listener: GET /metrics, /health/live, /health/ready. */
+  metricsUrl: string;
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export async function spawnWorker(env: Record<string, string>): Promise<WorkerPr
   });
   const output: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  let metricsPort = 0;
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`worker did not start:\n${output.join('\n')}`)),
@@ -65,6 +68,7 @@ export async function spawnWorker(env: Record<string, string>): Promise<WorkerPr
       output.push(line);
       if (line.includes('"worker started"')) {
         clearTimeout(timer);
+        metricsPort = (JSON.parse(line) as { metrics_port?: number }).metrics_port ?? 0;
         resolve();
       }
     });
@@ -73,6 +77,7 @@ export async function spawnWorker(env: Record<string, string>): Promise<WorkerPr
   return {
     child,
     output,
+    metricsUrl: `http://127.0.0.1:${metricsPort}`,
     kill: (signal) =>
       new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -6,13 +6,16 @@ import { join, relative } from 'node:path';
  * `sh` (commands, one a line) and `console` (`$ command` lines, each followed by the
  * output it prints) are run by test/docs.e2e-spec.ts; a command block that must not run
  * (it starts a server, takes minutes) says `norun` after its language; anything else
- * (`text`, `json`, ...) is not a command. A block without a language is refused, so a
+ * (`text`, `json`, ...) is not a command. A `json` block followed by a method and a path
+ * (`json POST /api/v0/tfa/`) is a request body that route must accept. A block without a language is refused, so a
  * new command block cannot slip past the test.
  */
 export interface DocBlock {
   file: string;
   line: number;
   language: string;
+  /** The words after the language: `norun`, or the route of a `json` request body example. */
+  flags: string[];
   runs: boolean;
   body: string[];
 }
@@ -47,6 +50,7 @@ export function blocksOf(root: string, path: string): DocBlock[] {
       file: relative(root, path),
       line: index + 1,
       language,
+      flags,
       runs: RUNNABLE_LANGUAGES.includes(language) && !flags.includes('norun'),
       body: [],
     };

@@ -21,6 +21,8 @@ export interface FakeTwilioCall {
   url: string;
   authorization: string | null;
   contentType: string | null;
+  /** The W3C trace context the caller sent (with tracing on), else null. */
+  traceparent: string | null;
   /** The raw request body (form-encoded for a Messages POST). */
   body: string;
   /** The HTTP status the fake answered (null when it dropped the connection or still holds it). */
@@ -130,6 +132,7 @@ export async function startFakeTwilio(
       url: req.url ?? '/',
       authorization: req.headers.authorization ?? null,
       contentType: req.headers['content-type'] ?? null,
+      traceparent: typeof req.headers.traceparent === 'string' ? req.headers.traceparent : null,
       body: await readBody(req),
       status: null,
     };

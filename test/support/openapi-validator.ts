@@ -4,6 +4,7 @@ import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 
 interface Operation {
+  requestBody?: { content?: Record<string, { schema?: unknown }> };
   responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
 }
 
@@ -50,6 +51,31 @@ export class OpenApiResponseValidator {
       path,
       pattern: new RegExp(`^${path.replace(/\/$/, '').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
     }));
+  }
+
+  /**
+   * Problems with a request body a document shows for `method path`: a field the route
+   * does not declare (the schemas allow extra fields, a reader's request would not do what
+   * the document says), or a value its schema refuses.
+   */
+  checkRequestBody(method: string, path: string, body: unknown): string[] {
+    const template = this.templates.find((entry) => entry.pattern.test(path));
+    const operation = template && this.document.paths[template.path][method.toLowerCase()];
+    const schema = operation?.requestBody?.content?.['application/json']?.schema as
+      { $ref?: string; properties?: Record<string, unknown> } | undefined;
+    if (!schema) return [`${method} ${path}: no JSON request body in the OpenAPI document`];
+    const declared = (
+      schema.$ref ? this.document.components?.schemas?.[schema.$ref.split('/').pop()!] : schema
+    ) as { properties?: Record<string, unknown> } | undefined;
+    const known = Object.keys(declared?.properties ?? {});
+    const fields = typeof body === 'object' && body !== null ? Object.keys(body) : [];
+    const problems = fields
+      .filter((field) => !known.includes(field))
+      .map((field) => `${method} ${path}: no field '${field}' (it takes ${known.join(', ')})`);
+    const validate = this.ajv.compile(toJsonSchema(schema) as object);
+    if (!validate(body))
+      problems.push(`${method} ${path}: ${this.ajv.errorsText(validate.errors)}`);
+    return problems;
   }
 
   /** Problems with this response, empty when it conforms (or the path is not an API route). */

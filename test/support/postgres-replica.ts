@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { appendFile, chmod, chown, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, chmod, chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -36,7 +36,13 @@ export class PostgresWithReplica {
     readonly replicaPort: number,
   ) {}
 
-  static async start(): Promise<PostgresWithReplica> {
+  /**
+   * `replica: false` starts the primary alone; `settings` are added to its configuration
+   * (e.g. a small max_connections).
+   */
+  static async start(
+    options: { replica?: boolean; settings?: Record<string, string> } = {},
+  ): Promise<PostgresWithReplica> {
     const dir = await mkdtemp(join(tmpdir(), 'pg-replica-'));
     if (RUN_AS_POSTGRES) {
       const { stdout } = await run('id', ['-u', 'postgres']);
@@ -68,6 +74,7 @@ export class PostgresWithReplica {
           'full_page_writes = off',
           'shared_buffers = 32MB',
           'max_connections = 60',
+          ...Object.entries(options.settings ?? {}).map(([name, value]) => `${name} = ${value}`),
           '',
         ].join('\n'),
       );
@@ -76,6 +83,7 @@ export class PostgresWithReplica {
         'host replication postgres 127.0.0.1/32 trust\n',
       );
       await pg.ctl(pg.primaryDir, pg.primaryPort, 'start');
+      if (options.replica === false) return pg;
       await pgTool('pg_basebackup', [
         '-h',
         '127.0.0.1',
@@ -126,6 +134,69 @@ export class PostgresWithReplica {
     if (!this.replicaRunning) return;
     this.replicaRunning = false;
     await pgTool('pg_ctl', ['-D', this.replicaDir, '-m', 'immediate', '-w', 'stop']);
+  }
+
+  /**
+   * Freezes every process of the replica (SIGSTOP: postmaster, startup, WAL receiver,
+   * backends), as a hung host or a stalled disk would: connections stay open, nothing
+   * answers. thawReplica() resumes them.
+   */
+  async freezeReplica(): Promise<void> {
+    for (const pid of await this.replicaProcesses()) process.kill(pid, 'SIGSTOP');
+  }
+
+  async thawReplica(): Promise<void> {
+    for (const pid of await this.replicaProcesses()) process.kill(pid, 'SIGCONT');
+  }
+
+  /**
+   * Points the replica's primary_conninfo nowhere: its WAL receiver stops, and the replica
+   * keeps serving what it had replayed, falling behind as the primary moves on.
+   * Returns what restoreReceiver() needs.
+   */
+  async cutReceiver(): Promise<string> {
+    const [{ primary_conninfo: original }] = await this.query(
+      'replica',
+      'postgres',
+      'SHOW primary_conninfo',
+    );
+    await this.query(
+      'replica',
+      'postgres',
+      `ALTER SYSTEM SET primary_conninfo = 'host=127.0.0.1 port=1 user=postgres connect_timeout=1'`,
+    );
+    await this.query('replica', 'postgres', 'SELECT pg_reload_conf()');
+    await until('the WAL receiver stopped streaming', async () => {
+      const rows = await this.query(
+        'replica',
+        'postgres',
+        `SELECT 1 FROM pg_stat_wal_receiver WHERE status = 'streaming'`,
+      );
+      return rows.length === 0;
+    });
+    return String(original);
+  }
+
+  async restoreReceiver(original: string): Promise<void> {
+    await this.query(
+      'replica',
+      'postgres',
+      `ALTER SYSTEM SET primary_conninfo = '${original.replace(/'/g, "''")}'`,
+    );
+    await this.query('replica', 'postgres', 'SELECT pg_reload_conf()');
+    await this.caughtUp();
+  }
+
+  /** The replica's postmaster and its children. */
+  private async replicaProcesses(): Promise<number[]> {
+    const postmaster = Number(
+      (await readFile(join(this.replicaDir, 'postmaster.pid'), 'utf8')).split('\n')[0],
+    );
+    const children = await readFile(
+      `/proc/${postmaster}/task/${postmaster}/children`,
+      'utf8',
+    ).catch(() => '');
+    return [postmaster, ...children.split(/\s+/).filter(Boolean).map(Number)];
   }
 
   /** Waits until the replica has replayed everything the primary has written so far. */

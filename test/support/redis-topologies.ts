@@ -32,7 +32,7 @@ export async function until(
 }
 
 /** One redis-server process on a loopback port. */
-class RedisProcess {
+export class RedisProcess {
   private child: ChildProcess | null = null;
 
   constructor(
@@ -97,18 +97,21 @@ async function freeClusterPort(taken: Set<number>): Promise<number> {
   }
 }
 
-/** A Redis Cluster of `masters` masters without replicas, made by `redis-cli --cluster create`. */
+/**
+ * A Redis Cluster of `masters` masters, each with `replicas` replicas (none by default),
+ * made by `redis-cli --cluster create`; cluster-node-timeout 2000 ms.
+ */
 export class RedisCluster {
   private constructor(
     private readonly dir: string,
     private readonly nodes: RedisProcess[],
   ) {}
 
-  static async start(masters = 3): Promise<RedisCluster> {
+  static async start(masters = 3, replicas = 0): Promise<RedisCluster> {
     const dir = await mkdtemp(join(tmpdir(), 'redis-cluster-'));
     const taken = new Set<number>();
     const nodes: RedisProcess[] = [];
-    for (let i = 0; i < masters; i += 1) {
+    for (let i = 0; i < masters * (1 + replicas); i += 1) {
       const port = await freeClusterPort(taken);
       nodes.push(
         new RedisProcess(port, [
@@ -139,7 +142,7 @@ export class RedisCluster {
         'create',
         ...nodes.map((node) => `127.0.0.1:${node.port}`),
         '--cluster-replicas',
-        '0',
+        String(replicas),
         '--cluster-yes',
       ]);
       await until('every node reports cluster_state:ok', async () => {
@@ -158,6 +161,49 @@ export class RedisCluster {
     return this.nodes.map((node) => `127.0.0.1:${node.port}`).join(',');
   }
 
+  /**
+   * Makes every node forget who serves `slot` (CLUSTER DELSLOTS on each): with
+   * cluster-require-full-coverage (the default) the whole cluster then refuses every keyed
+   * command with CLUSTERDOWN, while PING still answers on every node.
+   */
+  async uncoverSlot(slot: number): Promise<void> {
+    await Promise.all(
+      this.nodes.map((node) => node.command(['CLUSTER', 'DELSLOTS', String(slot)])),
+    );
+    await until('every node reports cluster_state:fail', async () => {
+      const states = await Promise.all(this.nodes.map((node) => node.command(['CLUSTER', 'INFO'])));
+      return states.every((info) => String(info).includes('cluster_state:fail'));
+    });
+  }
+
+  /** The nodes that are masters now (CLUSTER NODES as one node sees it). */
+  async masters(): Promise<RedisProcess[]> {
+    const view = String(
+      await this.nodes.find((node) => node.running)!.command(['CLUSTER', 'NODES']),
+    );
+    const ports = view
+      .split('\n')
+      .filter(
+        (line) =>
+          / master /.test(` ${line.split(' ')[2]?.replace(/,/g, ' ')} `) && !line.includes('fail'),
+      )
+      .map((line) => Number(/:(\d+)@/.exec(line)?.[1]));
+    return this.nodes.filter((node) => ports.includes(node.port));
+  }
+
+  /** Whether every live node reports cluster_state:ok. */
+  async ok(): Promise<boolean> {
+    const states = await Promise.all(
+      this.nodes.filter((node) => node.running).map((node) => node.command(['CLUSTER', 'INFO'])),
+    );
+    return states.every((info) => String(info).includes('cluster_state:ok'));
+  }
+
+  /** PING on every node: what a keyless health check sees. */
+  async pingEveryNode(): Promise<unknown[]> {
+    return Promise.all(this.nodes.map((node) => node.command(['PING'])));
+  }
+
   /** Commands each master has processed (INFO stats), to see that all of them serve. */
   async commandsPerNode(): Promise<number[]> {
     return Promise.all(
@@ -174,32 +220,60 @@ export class RedisCluster {
   }
 }
 
-/** A master, one replica and three Sentinels (quorum 2) monitoring them as `name`. */
+export interface SentinelGroupOptions {
+  /** Replicas of the master (1 by default). */
+  replicas?: number;
+  /**
+   * `min-replicas-to-write` on every node (the master now, and each replica should it be
+   * promoted), with `min-replicas-max-lag 10`: a master cut off from its replicas refuses
+   * writes instead of acknowledging writes a failover would lose (docs/operations.md).
+   */
+  minReplicasToWrite?: number;
+}
+
+/** A master, its replicas and three Sentinels (quorum 2) monitoring them as `name`. */
 export class RedisSentinelGroup {
   readonly name = 'gpumarket';
 
   private constructor(
     private readonly dir: string,
     readonly master: RedisProcess,
-    readonly replica: RedisProcess,
+    readonly replicas: RedisProcess[],
     private readonly sentinels: RedisProcess[],
   ) {}
 
-  static async start(): Promise<RedisSentinelGroup> {
+  /** The first replica. */
+  get replica(): RedisProcess {
+    return this.replicas[0];
+  }
+
+  static async start(options: SentinelGroupOptions = {}): Promise<RedisSentinelGroup> {
     const dir = await mkdtemp(join(tmpdir(), 'redis-sentinel-'));
     const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
+    if (options.minReplicasToWrite)
+      common.push(
+        '--min-replicas-to-write',
+        String(options.minReplicasToWrite),
+        '--min-replicas-max-lag',
+        '10',
+      );
     const masterPort = await freePort();
     const master = new RedisProcess(masterPort, ['--port', String(masterPort), ...common]);
-    const replicaPort = await freePort();
-    const replica = new RedisProcess(replicaPort, [
-      '--port',
-      String(replicaPort),
-      '--replicaof',
-      '127.0.0.1',
-      String(masterPort),
-      ...common,
-    ]);
-    // Each Sentinel is told the replica and its peers up front (Sentinel's own
+    const replicas: RedisProcess[] = [];
+    for (let i = 0; i < (options.replicas ?? 1); i += 1) {
+      const port = await freePort();
+      replicas.push(
+        new RedisProcess(port, [
+          '--port',
+          String(port),
+          '--replicaof',
+          '127.0.0.1',
+          String(masterPort),
+          ...common,
+        ]),
+      );
+    }
+    // Each Sentinel is told the replicas and its peers up front (Sentinel's own
     // known-replica / known-sentinel lines) instead of learning them from INFO and hello
     // messages every few seconds, which can take long on a busy machine.
     const peers: Array<{ port: number; id: string }> = [];
@@ -219,7 +293,9 @@ export class RedisSentinelGroup {
           'sentinel down-after-milliseconds gpumarket 1000',
           'sentinel failover-timeout gpumarket 10000',
           'sentinel parallel-syncs gpumarket 1',
-          `sentinel known-replica gpumarket 127.0.0.1 ${replicaPort}`,
+          ...replicas.map(
+            (replica) => `sentinel known-replica gpumarket 127.0.0.1 ${replica.port}`,
+          ),
           ...peers
             .filter((peer) => peer.port !== port)
             .map((peer) => `sentinel known-sentinel gpumarket 127.0.0.1 ${peer.port} ${peer.id}`),
@@ -228,29 +304,43 @@ export class RedisSentinelGroup {
       );
       sentinels.push(new RedisProcess(port, [config, '--sentinel']));
     }
-    const group = new RedisSentinelGroup(dir, master, replica, sentinels);
+    const group = new RedisSentinelGroup(dir, master, replicas, sentinels);
     try {
       await master.start();
-      await replica.start();
-      await until('the replica is in sync', async () =>
-        String(await replica.command(['INFO', 'replication'])).includes('master_link_status:up'),
-      );
+      for (const replica of replicas) await replica.start();
+      await until('the replicas are in sync', async () => {
+        const infos = await Promise.all(replicas.map((r) => r.command(['INFO', 'replication'])));
+        return infos.every((info) => String(info).includes('master_link_status:up'));
+      });
       await Promise.all(sentinels.map((sentinel) => sentinel.start()));
-      // A failover needs every Sentinel to know the replica and the other Sentinels.
-      await until('the sentinels know the replica and each other', async () => {
+      // A failover needs every Sentinel to know the replicas and the other Sentinels.
+      await until('the sentinels know the replicas and each other', async () => {
         const views = await Promise.all(
           sentinels.map(async (sentinel) => ({
             replicas: (await sentinel.command(['SENTINEL', 'REPLICAS', 'gpumarket'])) as unknown[],
             peers: (await sentinel.command(['SENTINEL', 'SENTINELS', 'gpumarket'])) as unknown[],
           })),
         );
-        return views.every((view) => view.replicas.length === 1 && view.peers.length === 2);
+        return views.every(
+          (view) => view.replicas.length === replicas.length && view.peers.length === 2,
+        );
       });
     } catch (error) {
       await group.stop();
       throw error;
     }
     return group;
+  }
+
+  /** Asks a Sentinel for a failover now (SENTINEL FAILOVER), the master being healthy. */
+  async failover(): Promise<void> {
+    await this.sentinels[0].command(['SENTINEL', 'FAILOVER', this.name]);
+  }
+
+  /** The role a node reports (INFO replication): `master` or `slave`. */
+  static async role(node: RedisProcess): Promise<string> {
+    const info = String(await node.command(['INFO', 'replication']));
+    return /role:(\w+)/.exec(info)?.[1] ?? 'unknown';
   }
 
   /** The value of REDIS_SENTINELS. */
@@ -270,7 +360,7 @@ export class RedisSentinelGroup {
 
   async stop(): Promise<void> {
     await Promise.all(
-      [this.master, this.replica, ...this.sentinels].map((process) => process.kill()),
+      [this.master, ...this.replicas, ...this.sentinels].map((process) => process.kill()),
     );
     await rm(this.dir, { recursive: true, force: true });
   }

@@ -10,6 +10,8 @@ export interface SunkMail {
   raw: string;
   subject: string;
   messageId: string;
+  /** The W3C trace context header, when the sender traced the message ('' otherwise). */
+  traceparent: string;
   /** Decoded text/plain and text/html parts. */
   text: string;
   html: string;
@@ -63,7 +65,9 @@ function decodePart(headers: string, body: string): string {
 }
 
 /** Just enough MIME: one level of multipart, or a single part. */
-function parseMail(raw: string): Pick<SunkMail, 'subject' | 'messageId' | 'text' | 'html'> {
+function parseMail(
+  raw: string,
+): Pick<SunkMail, 'subject' | 'messageId' | 'traceparent' | 'text' | 'html'> {
   const split = raw.search(/\r?\n\r?\n/);
   const headers = raw.slice(0, split);
   const body = raw.slice(split).replace(/^\r?\n\r?\n/, '');
@@ -90,6 +94,7 @@ function parseMail(raw: string): Pick<SunkMail, 'subject' | 'messageId' | 'text'
   return {
     subject: headerOf(headers, 'Subject'),
     messageId: headerOf(headers, 'Message-ID'),
+    traceparent: headerOf(headers, 'traceparent'),
     text: parts.find((part) => part.type.startsWith('text/plain'))?.content ?? '',
     html: parts.find((part) => part.type.startsWith('text/html'))?.content ?? '',
   };

@@ -32,3 +32,5 @@ process.env.DATABASE_URL = TEST_DATABASE_URL;
 process.env.REDIS_URL = TEST_REDIS_URL;
 process.env.RATE_LIMITS ??= 'off';
 process.env.LOG_LEVEL ??= 'silent';
+// Any free port for each process's metrics listener: test processes run side by side.
+process.env.METRICS_PORT ??= '0';

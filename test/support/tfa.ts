@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { randomInt } from 'node:crypto';
 import { authenticator } from 'otplib';
-import { OutboxReader } from '@app/identity-tfa';
+import { OutboxReader } from '@app/messaging';
 import {
   numberSmsKeys,
   userSmsKey,
