@@ -1,38 +1,54 @@
 import { DataSource } from 'typeorm';
 import type { TestApi } from './api';
-import { bulkReportDaysSql, bulkStatementDaysSql } from '@app/billing/testing';
+import {
+  bulkChargeTotalsSql,
+  bulkReportDaysSql,
+  bulkStatementDaysSql,
+} from '@app/billing/testing';
 
 export interface BulkCharges {
   userId: number;
   /** The first contract id; the contracts take the ids from it on. */
   firstId: number;
   contracts: number;
-  /** Midnight (unix s) of the first charged day; each contract is charged 90 days from it. */
+  /** Midnight (unix s) of the first charged day. */
   firstDay: number;
-  label: string;
+  label: string | null;
+  /** Days each contract is charged, from its first (default 90). */
+  days?: number;
+  /** Contract n's first day is `firstDay` + (n mod `spread`) days (default 1: all alike). */
+  spread?: number;
+  /** One line per charged day and type, of 0.5 (default gpu and disk). */
+  types?: readonly string[];
 }
 
 /**
- * Many charge lines in one statement each, for streaming tests: `contracts` instance
- * contracts of one user, each charged gpu and disk on 90 days (180 lines a contract), and
- * the summaries the api reads beside the charges, rebuilt for that user.
+ * Many charge lines in a few statements, for tests that need a large account: `contracts`
+ * instance contracts of one user, each charged 0.5 a day for each type on `days` days,
+ * and the summaries the api reads beside the charges (the report's days, the statement's
+ * days, the charge totals), built by the same bulk statements as seed:demo for that user.
+ * Loading thousands of contracts through fixtures writes each in its own transaction,
+ * which takes minutes on a busy machine.
  */
 export async function seedBulkCharges(db: DataSource, bulk: BulkCharges): Promise<void> {
+  const days = bulk.days ?? 90;
   await db.query(
     `INSERT INTO billing_contracts (id, user_id, kind, start_ts, end_ts, label,
                                     first_charge_day, last_charge_day)
-     SELECT $2::int + n, $1, 'instance', $3::bigint + n, $3::bigint + 90 * 86400, $5,
-            $3::bigint, $3::bigint + 89 * 86400
-       FROM generate_series(0, $4::int - 1) n`,
-    [bulk.userId, bulk.firstId, bulk.firstDay, bulk.contracts, bulk.label],
+     SELECT $2::int + n, $1, 'instance', f.first + n, f.first + $6::int * 86400, $5,
+            f.first, f.first + ($6::int - 1) * 86400
+       FROM generate_series(0, $4::int - 1) n,
+            LATERAL (SELECT $3::bigint + (n % $7::int) * 86400 AS first) f`,
+    [bulk.userId, bulk.firstId, bulk.firstDay, bulk.contracts, bulk.label, days, bulk.spread ?? 1],
   );
   await db.query(
     `INSERT INTO billing_charges (contract_id, day, type, quantity, unit, rate, amount)
      SELECT c.id, c.first_charge_day + d * 86400, t.type, 1, 'hours', 0.5, 0.5
-       FROM billing_contracts c, generate_series(0, 89) d, (VALUES ('gpu'), ('disk')) t(type)
+       FROM billing_contracts c, generate_series(0, $2::int - 1) d, unnest($3::text[]) t(type)
       WHERE c.user_id = $1`,
-    [bulk.userId],
+    [bulk.userId, days, bulk.types ?? ['gpu', 'disk']],
   );
+  await db.query(bulkChargeTotalsSql('c.user_id = $1'), [bulk.userId]);
   await db.query(bulkReportDaysSql('AND c.user_id = $1'), [bulk.userId]);
   await db.query(bulkStatementDaysSql('AND c.user_id = $1'), [bulk.userId]);
 }

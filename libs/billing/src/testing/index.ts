@@ -10,5 +10,6 @@ export { InMemoryContracts } from './in-memory-contracts';
 /** For end-to-end tests: the export budget an api process holds (its slots in flight). */
 export { ExportSlots } from '../application/export-slots.service';
 /** For end-to-end tests that seed many charges at once: the summaries' rebuild statements. */
+export { bulkChargeTotalsSql } from '../infrastructure/persistence/charge-totals.sql';
 export { bulkReportDaysSql } from '../infrastructure/persistence/report-days.sql';
 export { bulkStatementDaysSql } from '../infrastructure/persistence/statement-days.sql';
