@@ -3,9 +3,10 @@
  * the output of `npx jest --config jest.config.js --json --outputFile=<file>`: each test
  * file's run time in whole seconds, files of a second or less left out.
  * Usage: node test/support/record-durations.js <file>
+ * The paths are taken relative to the checkout jest ran in (a clone elsewhere will do).
  */
 const { readFileSync, writeFileSync } = require('node:fs');
-const { join, relative } = require('node:path');
+const { dirname, join, relative, sep } = require('node:path');
 
 const ROOT = join(__dirname, '..', '..');
 const input = process.argv[2];
@@ -14,10 +15,16 @@ if (!input) {
   process.exit(2);
 }
 const { testResults } = JSON.parse(readFileSync(input, 'utf8'));
+// Every test file lies under apps/, libs/ or test/ of the checkout that ran them.
+const ranIn = (file) => {
+  const parts = file.split(sep);
+  const top = parts.findIndex((part) => ['apps', 'libs', 'test'].includes(part));
+  return top > 0 ? parts.slice(0, top).join(sep) : dirname(file);
+};
 const durations = Object.fromEntries(
   testResults
     .map((result) => [
-      relative(ROOT, result.name),
+      relative(ranIn(result.name), result.name),
       Math.round((result.endTime - result.startTime) / 1000),
     ])
     .filter(([, seconds]) => seconds > 1)
