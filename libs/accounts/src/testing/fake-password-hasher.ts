@@ -11,6 +11,11 @@ export class FakePasswordHasher extends PasswordHasher {
 
   async verify(hash: string | null, password: string): Promise<boolean> {
     this.verified.push(hash);
-    return hash !== null && hash === `hashed:${password}`;
+    return hash !== null && (hash === `hashed:${password}` || hash === `legacy:${password}`);
+  }
+
+  /** `legacy:<password>` stands for a hash made with older parameters; it verifies too. */
+  needsRehash(hash: string): boolean {
+    return hash.startsWith('legacy:');
   }
 }

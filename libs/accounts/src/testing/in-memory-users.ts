@@ -82,6 +82,11 @@ export class InMemoryUserRepository extends UserRepository {
     return true;
   }
 
+  async replacePasswordHash(userId: number, expected: string, hash: string): Promise<void> {
+    const row = this.rows.get(userId);
+    if (row && row.passwordHash === expected) row.passwordHash = hash;
+  }
+
   private store(id: number, user: NewUser, replaced: User | null): User {
     const taken = (value: string | null | undefined, of: (other: User) => string | null) =>
       value != null &&

@@ -133,4 +133,12 @@ export function userRepositoryContract(setup: () => Promise<UserRepositorySubjec
     expect((await users.findById(id))!.smsFraudFlaggedAt).toBeNull();
     expect(await users.setSmsFraudFlag(999_999_999, at)).toBe(false);
   });
+
+  it('replaces a password hash only where it is still the one that was checked', async () => {
+    const { id } = await users.create({ email: email('rehash'), passwordHash: 'old-hash' });
+    await users.replacePasswordHash(id, 'another-hash', 'lost-race');
+    expect((await users.findByLogin(email('rehash')))!.passwordHash).toBe('old-hash');
+    await users.replacePasswordHash(id, 'old-hash', 'new-hash');
+    expect((await users.findByLogin(email('rehash')))!.passwordHash).toBe('new-hash');
+  });
 }

@@ -63,6 +63,18 @@ describe('PasswordLoginUseCase', () => {
     expect(credentials.sessions).toEqual([]);
   });
 
+  it('replaces a hash made with older parameters after the right password, never after a wrong one', async () => {
+    const { users, login } = setup();
+    users.add({ id: 9, email: 'cy@example.com', username: 'cy' }, 'legacy:right');
+    expect(await errorCode(login.execute(attempt('cy', 'wrong')))).toBe('login_failed');
+    expect((await users.findByLogin('cy'))!.passwordHash).toBe('legacy:right');
+    expect(await login.execute(attempt('cy', 'right'))).toMatchObject({ kind: 'session' });
+    expect((await users.findByLogin('cy'))!.passwordHash).toBe('hashed:right');
+    // Today's hash is left alone.
+    await login.execute(attempt('ada', 'right'));
+    expect((await users.findByLogin('ada'))!.passwordHash).toBe('hashed:right');
+  });
+
   it('counts attempts before the password is checked; a used-up budget checks nothing', async () => {
     const { hasher, throttle, login } = setup();
     for (let i = 0; i < 3; i += 1) await login.execute(attempt('ada', 'wrong')).catch(() => null);

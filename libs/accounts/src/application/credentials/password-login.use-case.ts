@@ -65,6 +65,14 @@ export class PasswordLoginUseCase {
     if (!found || !valid) throw new AccountsError('login_failed', INVALID);
     await this.throttle.succeeded(scope);
     const user = found.user;
+    // A hash made with older parameters is replaced while the password is at hand.
+    const stored = found.passwordHash!;
+    if (this.hasher.needsRehash(stored))
+      await this.users.replacePasswordHash(
+        user.id,
+        stored,
+        await this.hasher.hash(command.password),
+      );
     if (user.tfaStatus !== 'disabled') {
       if (!this.secondFactor)
         throw new AccountsError('service_unavailable', 'Two-factor authentication is unavailable.');

@@ -26,4 +26,6 @@ export abstract class UserRepository {
   abstract upsert(user: NewUser & { id: number }): Promise<User>;
   abstract setTfaState(userId: number, enabled: boolean, status: TfaStatus): Promise<void>;
   abstract setSmsFraudFlag(userId: number, flaggedAt: Date | null): Promise<boolean>;
+  /** Replaces the password hash of a user that has one (a rehash with today's parameters). */
+  abstract replacePasswordHash(userId: number, expected: string, hash: string): Promise<void>;
 }

@@ -88,6 +88,15 @@ export class PostgresUserRepository extends UserRepository {
     return rows.length > 0;
   }
 
+  async replacePasswordHash(userId: number, expected: string, hash: string): Promise<void> {
+    // Only the hash that was checked: a password changed meanwhile stays changed.
+    await this.tx.rows(`UPDATE users SET password_hash = $3 WHERE id = $1 AND password_hash = $2`, [
+      userId,
+      expected,
+      hash,
+    ]);
+  }
+
   /** An email or username another user has (case-insensitive) is the caller's mistake. */
   private async write(user: NewUser, sql: string, params: unknown[]): Promise<UserRow[]> {
     try {
