@@ -153,7 +153,10 @@ describe('embedded mode: concurrent manage commands and api requests', () => {
         detail: `${status.status} ${JSON.stringify(body)}`,
       };
     } catch (error) {
-      return { what: `request ${index}`, ok: false, detail: (error as Error).message };
+      // fetch says only "fetch failed"; the cause says how (refused, reset, closed).
+      const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+      const how = cause ? ` (${[cause.code, cause.message].filter(Boolean).join(': ')})` : '';
+      return { what: `request ${index}`, ok: false, detail: `${(error as Error).message}${how}` };
     }
   }
 
@@ -206,7 +209,9 @@ describe('embedded mode: concurrent manage commands and api requests', () => {
         if (ownerKey) ownerKeys.push(ownerKey);
         if (failures.length > 0) break;
       }
-      // The first failures, if any, with the round they broke: enough to see the pattern.
+      // The first failures, if any, with the round they broke: enough to see the pattern,
+      // and what the api said last.
+      if (failures.length > 0) console.error(`api output:\n${api.output.slice(-40).join('\n')}`);
       expect(failures.slice(0, 5)).toEqual([]);
       expect(requests).toBeGreaterThanOrEqual(ROUNDS * REQUESTS_PER_ROUND);
     },
