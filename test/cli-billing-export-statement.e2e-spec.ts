@@ -129,6 +129,29 @@ describe('gpumkt export and statement', () => {
     });
   });
 
+  it("exports the dates of --tz: the zone's midnights bound the window", async () => {
+    // In Tokyo (UTC+9) 2026-01-31..02-01 is 2026-01-30T15:00Z..2026-02-01T14:59:59Z, which
+    // holds the dates 01-31 and 02-01; the UTC bounds with tz would have held 02-01 and 02-02.
+    const file = join(directory, 'tokyo.ndjson');
+    const args = ['show', 'invoices', '-c', '-s', '2026-01-31', '-e', '2026-02-01'];
+    const result = ok(
+      await runCli([...args, '--export', file, '-f', 'ndjson', '--tz', 'Asia/Tokyo', '--explain'], {
+        env: env(),
+      }),
+    );
+    const lines = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((line) => [line.contract_id, line.day])).toEqual([
+      [70311, '2026-01-31'],
+      [70311, '2026-02-01'],
+      [70312, '2026-01-31'],
+    ]);
+    expect(result.stderr).toContain('tz = Asia/Tokyo');
+    expect(result.stderr).toContain(String(Date.parse('2026-01-30T15:00:00Z') / 1000));
+  });
+
   it('shows a progress bar of rows and bytes on a terminal, ending at the total', async () => {
     const file = join(directory, 'progress.csv');
     const terminal = ok(

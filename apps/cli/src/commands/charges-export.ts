@@ -109,11 +109,12 @@ export async function exportCharges(
   selectFilters: unknown,
   file: string,
   format: ExportFormat,
+  tz?: string,
 ): Promise<void> {
   const problem = exportDestinationProblem(file);
   if (problem) throw new UsageError(problem);
   const response = await context.api().stream('/api/v0/charges/export/', {
-    params: { query: { select_filters: selectFilters, format } },
+    params: { query: { select_filters: selectFilters, format, ...(tz ? { tz } : {}) } },
   });
   if (!response.body) throw new CliFailure('the export answered without a body');
   const expectedHeader = Number(response.headers.get('x-charge-lines'));

@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { parseTimeZone } from '../options/time-zone';
 import { choiceOption, numberOption } from '../options/validation';
 import { CommandKit, examples } from './command-kit';
 import { DEFAULT_LIMIT, MAX_LIMIT, showCharges } from './charges.handlers';
@@ -74,6 +75,12 @@ function addChargesOptions(command: Command, kit: CommandKit, isAlias: boolean):
       'write every daily charge line of the window to FILE (CSV or NDJSON per --format), ' +
         'streamed, with a progress bar on a terminal (default: off)',
     )
+    .addOption(
+      new Option(
+        '--tz <zone>',
+        "with --export: IANA time zone (e.g. Europe/Berlin) of the dates and of the lines' days (default: UTC)",
+      ).argParser(parseTimeZone),
+    )
     .addHelpText(
       'after',
       examples(
@@ -83,6 +90,7 @@ function addChargesOptions(command: Command, kit: CommandKit, isAlias: boolean):
         'gpumkt show invoices -c --all --csv > charges.csv',
         'gpumkt show invoices -c -s 2025-01-01 -e 2025-12-31 --export charges-2025.csv',
         'gpumkt show invoices -c -s 2025-01-01 -e 2025-12-31 --export lines.ndjson -f ndjson',
+        'gpumkt show invoices -c -s 2026-03-01 -e 2026-03-31 --export march.csv --tz Europe/Berlin',
       ),
     )
     .action(kit.action(showCharges));

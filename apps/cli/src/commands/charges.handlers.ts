@@ -1,7 +1,7 @@
 import { operations } from '@app/api-client';
 import { CommandContext } from '../context';
 import { UsageError } from '../errors';
-import { computeDateWindow } from '../options/date-window';
+import { computeDateWindow, computeZonedDateWindow } from '../options/date-window';
 import { exportCharges, ExportFormat } from './charges-export';
 import { ChargesWalkPrinter, walkCharges } from './charges-walk';
 import {
@@ -40,6 +40,8 @@ export interface ChargesOptions {
   all?: boolean;
   csv?: boolean;
   export?: string;
+  /** With --export: the IANA zone whose days the window and the lines are in. */
+  tz?: string;
 }
 
 /** The options of a listing (not an export): its format is table or tree. */
@@ -95,6 +97,9 @@ export async function showCharges(context: CommandContext, options: ChargesOptio
     );
   }
   if (options.export !== undefined) return exportWindow(context, options, options.export);
+  if (options.tz !== undefined) {
+    throw new UsageError('--tz needs --export FILE (the charges report itself is in UTC days)');
+  }
   if (options.format === 'csv' || options.format === 'ndjson') {
     throw new UsageError(
       `--format ${options.format} needs --export FILE (for CSV on stdout use --csv)`,
@@ -160,12 +165,14 @@ async function exportWindow(
     throw new UsageError(`--export writes csv or ndjson, not ${options.format}`);
   }
   if (file.trim() === '') throw new UsageError('--export needs a file name');
-  await exportCharges(
-    context,
-    chargeFilters(options, context.io.now()),
-    file,
-    options.format ?? 'csv',
+  const now = context.io.now();
+  // With --tz, the dates are the zone's midnights, as the statement's (docs/billing.md "Time zones").
+  const window = computeZonedDateWindow(options.startDate, options.endDate, now, options.tz);
+  const filters = chargeFilters(
+    { ...options, startDate: String(window.gte), endDate: String(window.lte) },
+    now,
   );
+  await exportCharges(context, filters, file, options.format ?? 'csv', options.tz);
 }
 
 function fetchPage(

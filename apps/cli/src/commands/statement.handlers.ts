@@ -1,11 +1,5 @@
 import { CommandContext } from '../context';
-import {
-  computeDateWindow,
-  DateWindow,
-  DAY_SECONDS,
-  parseDateArgument,
-} from '../options/date-window';
-import { zoneMidnight } from '../options/time-zone';
+import { computeZonedDateWindow } from '../options/date-window';
 import { chargeFilters } from './charges.handlers';
 import { renderStatementChart, renderStatementTable, StatementPeriod } from './statement.render';
 
@@ -19,26 +13,17 @@ export interface StatementOptions {
   tz?: string;
 }
 
-/**
- * The statement's window; with --tz, a YYYY-MM-DD start is that date's midnight in the zone
- * and a YYYY-MM-DD end includes that whole day of the zone.
- */
-function statementWindow(options: StatementOptions, now: Date): DateWindow {
-  const window = computeDateWindow(options.startDate, options.endDate, now);
-  const zone = options.tz;
-  if (!zone) return window;
-  const from = options.startDate && parseDateArgument(options.startDate, '--start-date');
-  const to = options.endDate && parseDateArgument(options.endDate, '--end-date');
-  if (from && from.isDay) window.gte = zoneMidnight(from.seconds, zone);
-  if (to && to.isDay) window.lte = zoneMidnight(to.seconds + DAY_SECONDS, zone) - 1;
-  return window;
-}
-
 export async function showStatement(
   context: CommandContext,
   options: StatementOptions,
 ): Promise<void> {
-  const window = statementWindow(options, context.io.now());
+  // With --tz, the dates are the zone's (docs/billing.md "Time zones").
+  const window = computeZonedDateWindow(
+    options.startDate,
+    options.endDate,
+    context.io.now(),
+    options.tz,
+  );
   const select_filters = chargeFilters(
     { ...options, startDate: String(window.gte), endDate: String(window.lte) },
     context.io.now(),

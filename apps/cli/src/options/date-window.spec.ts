@@ -1,5 +1,10 @@
 import { UsageError } from '../errors';
-import { computeDateWindow, DAY_SECONDS, parseDateArgument } from './date-window';
+import {
+  computeDateWindow,
+  computeZonedDateWindow,
+  DAY_SECONDS,
+  parseDateArgument,
+} from './date-window';
 
 const NOW = new Date('2025-11-10T15:30:00Z');
 const at = (iso: string) => Date.parse(iso) / 1000;
@@ -75,5 +80,29 @@ describe('computeDateWindow', () => {
       seconds: at('2024-02-29T00:00:00Z'),
       isDay: true,
     });
+  });
+});
+
+describe('computeZonedDateWindow', () => {
+  it("bounds YYYY-MM-DD dates by the zone's midnights, a DST day 23 hours long", () => {
+    // Berlin moves to summer time on 2026-03-29: that day starts at 23:00Z and ends at 22:00Z.
+    expect(computeZonedDateWindow('2026-03-29', '2026-03-29', NOW, 'Europe/Berlin')).toEqual({
+      gte: at('2026-03-28T23:00:00Z'),
+      lte: at('2026-03-29T22:00:00Z') - 1,
+    });
+    expect(computeZonedDateWindow('2026-11-01', '2026-11-01', NOW, 'America/New_York')).toEqual({
+      gte: at('2026-11-01T04:00:00Z'),
+      lte: at('2026-11-02T05:00:00Z') - 1,
+    });
+  });
+
+  it('keeps unix seconds as given, and is the UTC window without a zone', () => {
+    expect(computeZonedDateWindow('1761955200', '2025-11-05', NOW, 'Asia/Tokyo')).toEqual({
+      gte: 1761955200,
+      lte: at('2025-11-05T15:00:00Z') - 1,
+    });
+    expect(computeZonedDateWindow('2025-11-01', '2025-11-05', NOW, undefined)).toEqual(
+      computeDateWindow('2025-11-01', '2025-11-05', NOW),
+    );
   });
 });

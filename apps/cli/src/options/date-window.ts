@@ -1,4 +1,5 @@
 import { UsageError } from '../errors';
+import { zoneMidnight } from './time-zone';
 
 export const DAY_SECONDS = 86_400;
 export const DEFAULT_WINDOW_DAYS = 7;
@@ -66,5 +67,25 @@ export function computeDateWindow(
   if (window.gte > window.lte) {
     throw new UsageError('--start-date must not be after --end-date');
   }
+  return window;
+}
+
+/**
+ * The window of `--tz`: as computeDateWindow, except that a YYYY-MM-DD start is that
+ * date's midnight in `zone` and a YYYY-MM-DD end includes that whole day of the zone
+ * (23, 24 or 25 hours). Unix seconds stay as given; without a zone this is the UTC window.
+ */
+export function computeZonedDateWindow(
+  start: string | undefined,
+  end: string | undefined,
+  now: Date,
+  zone: string | undefined,
+): DateWindow {
+  const window = computeDateWindow(start, end, now);
+  if (!zone) return window;
+  const from = start !== undefined ? parseDateArgument(start, '--start-date') : undefined;
+  const to = end !== undefined ? parseDateArgument(end, '--end-date') : undefined;
+  if (from?.isDay) window.gte = zoneMidnight(from.seconds, zone);
+  if (to?.isDay) window.lte = zoneMidnight(to.seconds + DAY_SECONDS, zone) - 1;
   return window;
 }
