@@ -240,7 +240,11 @@ const API_COMMANDS: {
   },
   {
     args: ['team', 'create', '--name', 'engines', '--transfer-credit', '2.5'],
-    request: { method: 'POST', path: '/api/v0/team/', body: '{"team_name":"engines","transfer_credit":2.5}' },
+    request: {
+      method: 'POST',
+      path: '/api/v0/team/',
+      body: '{"team_name":"engines","transfer_credit":2.5}',
+    },
   },
   { args: ['team', 'destroy'], request: { method: 'DELETE', path: '/api/v0/team/', body: '{}' } },
   {
@@ -262,7 +266,10 @@ const API_COMMANDS: {
     request: { method: 'DELETE', path: '/api/v0/team/members/42/', body: '{}' },
   },
   { args: ['team', 'roles'], request: { method: 'GET', path: '/api/v0/team/roles-full/' } },
-  { args: ['team', 'role', 'show', 'reader'], request: { method: 'GET', path: '/api/v0/team/roles/reader/' } },
+  {
+    args: ['team', 'role', 'show', 'reader'],
+    request: { method: 'GET', path: '/api/v0/team/roles/reader/' },
+  },
   {
     args: ['team', 'role', 'create', '--name', 'reader', '--allow', 'billing_read'],
     request: {
@@ -321,6 +328,14 @@ const USAGE_MISTAKES: { args: string[]; says: string | RegExp }[] = [
   { args: ['set', 'api-key', ' '], says: 'the API key must not be empty' },
   { args: ['show', 'user', '--verbose'], says: "unknown option '--verbose'" },
   { args: ['show', 'invoices'], says: 'add --charges (-c)' },
+  {
+    args: ['show', 'invoices', '-c', '--tz', 'Asia/Tokyo'],
+    says: '--tz needs --export FILE (the charges report itself is in UTC days)',
+  },
+  {
+    args: ['show', 'invoices', '-c', '--export', 'x.csv', '--tz', 'Mars/Olympus'],
+    says: "'Mars/Olympus' is not an IANA time zone name",
+  },
   {
     args: ['show', 'invoices-v1', '-c', '-e', '2026-02-30'],
     says: "--end-date '2026-02-30' is not a date: use YYYY-MM-DD (UTC) or unix seconds",
@@ -550,8 +565,16 @@ describe('gpumkt: every command', () => {
     const listed = [...completion.stdout.matchAll(/^ {6}"([^"]+)"\) path=/gm)].map((m) => m[1]);
     expect(['', ...listed].sort()).toEqual([...COMMAND_PATHS].sort());
 
+    // A help text each, from four processes at a time (over a hundred in all).
+    const helps = new Map<string, CliResult>();
+    const queue = [...COMMAND_PATHS];
+    const reader = async () => {
+      for (let path = queue.shift(); path !== undefined; path = queue.shift())
+        helps.set(path, await runCli([...(path ? path.split(' ') : []), '--help']));
+    };
+    await Promise.all(Array.from({ length: 4 }, reader));
     for (const path of COMMAND_PATHS) {
-      const help = await runCli([...(path ? path.split(' ') : []), '--help']);
+      const help = helps.get(path)!;
       expect({ path, code: help.code, stderr: help.stderr }).toEqual({ path, code: 0, stderr: '' });
       expect({ path, examples: /\nExamples:\n {2}\$ .*\bgpumkt /.test(help.stdout) }).toEqual({
         path,
@@ -567,7 +590,8 @@ describe('gpumkt: every command', () => {
         });
       }
     }
-  });
+    // Over a hundred processes: on a machine whose cores other files share, minutes.
+  }, 300_000);
 
   it('shows the spec defaults of create endpoint, and the global options with theirs', async () => {
     const help = await runCli(['create', 'endpoint', '--help']);
