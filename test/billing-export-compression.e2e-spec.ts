@@ -1,14 +1,17 @@
 import { request as httpRequest, IncomingMessage } from 'node:http';
+import { connect, Socket } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { DataSource } from 'typeorm';
 import { createTestUser, startApi, TestApi, TestUser } from '@test/support/api';
-import { cleanBilling, seedBulkCharges } from '@test/support/billing';
+import { cleanBilling, exportCuts, seedBulkCharges } from '@test/support/billing';
+import { waitFor } from '@test/support/wait';
 
 /**
  * Response compression (docs/operations.md "Compression") over real HTTP: a 100,080-line
  * export streamed with gzip (and br) decompresses to the very bytes of the uncompressed
  * export, arrives in many flushed chunks rather than one buffered blob, and JSON answers
- * are compressed above COMPRESSION_MIN_BYTES only. Contract ids 771000-771999 belong to
+ * are compressed above COMPRESSION_MIN_BYTES only; a reader of a compressed export that
+ * takes nothing is cut as an uncompressed one is. Contract ids 771000-771999 belong to
  * this file.
  */
 const DAY = 86_400;
@@ -112,5 +115,89 @@ describe('compressed exports and JSON responses', () => {
     expect(small.body.length).toBeLessThan(1024);
     expect(small.response.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(small.body.toString('utf8')).count).toBe(1);
+  });
+});
+
+describe('a stalled compressed export', () => {
+  const STALL_MS = 3_000;
+  /** 120 contracts x 180 lines of ~1 KB that gzip cannot shrink much: megabytes compressed. */
+  const NOISY = { firstId: 771_600, contracts: 120 };
+  let api: TestApi;
+  let db: DataSource;
+  let user: TestUser;
+  const serverSockets = new Map<number, Socket>();
+
+  beforeAll(async () => {
+    api = await startApi({ EXPORT_STALL_TIMEOUT_MS: String(STALL_MS) });
+    api.app
+      .getHttpServer()
+      .on('connection', (socket: Socket) => serverSockets.set(socket.remotePort!, socket));
+    db = api.app.get(DataSource);
+    user = await createTestUser(api);
+    await cleanBilling(db, [NOISY.firstId, NOISY.firstId + NOISY.contracts - 1], [user.id]);
+    await seedBulkCharges(db, {
+      userId: user.id,
+      ...NOISY,
+      firstDay: FIRST_DAY,
+      label: 'noisy',
+      noisyUnits: 28,
+    });
+  });
+
+  afterAll(async () => {
+    await cleanBilling(db, [NOISY.firstId, NOISY.firstId + NOISY.contracts - 1], [user.id]);
+    await api?.close();
+  });
+
+  it('is cut within its bound with gzip too: the compressor hides no reader that takes nothing', async () => {
+    const filters = encodeURIComponent(
+      JSON.stringify({ day: { gte: FIRST_DAY, lte: FIRST_DAY + 89 * DAY } }),
+    );
+    // A raw socket that asks for gzip, reads the headers, then nothing more.
+    const socket = connect(Number(new URL(api.url).port), '127.0.0.1');
+    const received: Buffer[] = [];
+    const headersAt = await new Promise<number>((resolve, reject) => {
+      socket.on('error', reject);
+      socket.on('data', (chunk: Buffer) => {
+        received.push(chunk);
+        if (!Buffer.concat(received).includes('\r\n\r\n')) return;
+        socket.pause();
+        socket.removeAllListeners('data');
+        socket.removeListener('error', reject);
+        socket.on('error', () => undefined);
+        resolve(Date.now());
+      });
+      socket.write(
+        `GET /api/v0/charges/export/?select_filters=${filters} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+          `Authorization: ${user.auth.Authorization}\r\nAccept-Encoding: gzip\r\n\r\n`,
+      );
+    });
+    const head = Buffer.concat(received).toString('latin1');
+    expect(head).toMatch(/^HTTP\/1\.1 200 /);
+    expect(head).toMatch(/\r\ncontent-encoding: gzip\r\n/i);
+
+    const cutsBefore = await exportCuts(api, 'stalled');
+    const serverSide = serverSockets.get(socket.localPort!)!;
+    await waitFor(
+      () => serverSide.destroyed,
+      (destroyed) => destroyed,
+      { what: 'the stalled compressed export to be cut', intervalMs: 50 },
+    );
+    const cutAfterMs = Date.now() - headersAt;
+    console.info(
+      `stalled gzip export (EXPORT_STALL_TIMEOUT_MS=${STALL_MS}): cut after ${cutAfterMs} ms`,
+    );
+    // Never before the stall bound, and within it plus the time to fill the buffers.
+    expect(cutAfterMs).toBeGreaterThanOrEqual(STALL_MS);
+    expect(cutAfterMs).toBeLessThan(STALL_MS + 5_000);
+
+    // What arrived is a cut stream: no client can take it for a whole file.
+    const body = await new Promise<Buffer>((resolve) => {
+      socket.on('data', (chunk: Buffer) => received.push(chunk));
+      socket.once('close', () => resolve(Buffer.concat(received)));
+      socket.resume();
+    });
+    expect(body.subarray(-5).toString()).not.toBe('0\r\n\r\n');
+    expect((await exportCuts(api, 'stalled')) - cutsBefore).toBe(1);
   });
 });

@@ -3,9 +3,8 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { ExportSlots } from '@app/billing/testing';
-import { Metrics } from '@app/platform';
 import { createTestUser, startApi, TestApi, TestUser } from '@test/support/api';
-import { seedBulkCharges } from '@test/support/billing';
+import { exportCuts, seedBulkCharges } from '@test/support/billing';
 import { waitFor } from '@test/support/wait';
 
 // This file's connections carry a name of their own (node-pg reads PGAPPNAME), so the
@@ -83,16 +82,6 @@ function readToEnd(response: RawResponse): Promise<Buffer> {
     response.socket.once('close', done);
     response.socket.resume();
   });
-}
-
-/** charges_export_cuts_total{reason} of an api, from its metrics registry. */
-async function exportCuts(api: TestApi, reason: string): Promise<number> {
-  const metrics = api.app.get(Metrics) as unknown as {
-    registry: { getSingleMetric(name: string): { get(): Promise<{ values: unknown[] }> } };
-  };
-  const counter = await metrics.registry.getSingleMetric('charges_export_cuts_total').get();
-  const values = counter.values as { labels: { reason?: string }; value: number }[];
-  return values.find((value) => value.labels.reason === reason)?.value ?? 0;
 }
 
 const percentile = (values: number[], p: number) => {

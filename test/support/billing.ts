@@ -1,10 +1,7 @@
 import { DataSource } from 'typeorm';
+import { Metrics } from '@app/platform';
 import type { TestApi } from './api';
-import {
-  bulkChargeTotalsSql,
-  bulkReportDaysSql,
-  bulkStatementDaysSql,
-} from '@app/billing/testing';
+import { bulkChargeTotalsSql, bulkReportDaysSql, bulkStatementDaysSql } from '@app/billing/testing';
 
 export interface BulkCharges {
   userId: number;
@@ -20,6 +17,11 @@ export interface BulkCharges {
   spread?: number;
   /** One line per charged day and type, of 0.5 (default gpu and disk). */
   types?: readonly string[];
+  /**
+   * Random UUIDs appended to each line's unit (default 0): lines that do not compress, for
+   * tests of compressed streams that must outgrow the socket buffers.
+   */
+  noisyUnits?: number;
 }
 
 /**
@@ -43,10 +45,13 @@ export async function seedBulkCharges(db: DataSource, bulk: BulkCharges): Promis
   );
   await db.query(
     `INSERT INTO billing_charges (contract_id, day, type, quantity, unit, rate, amount)
-     SELECT c.id, c.first_charge_day + d * 86400, t.type, 1, 'hours', 0.5, 0.5
+     SELECT c.id, c.first_charge_day + d * 86400, t.type, 1,
+            'hours' || coalesce((SELECT string_agg(gen_random_uuid()::text, '')
+                                   FROM generate_series(1, $4::int) WHERE d >= 0 AND t.type IS NOT NULL), ''),
+            0.5, 0.5
        FROM billing_contracts c, generate_series(0, $2::int - 1) d, unnest($3::text[]) t(type)
       WHERE c.user_id = $1`,
-    [bulk.userId, days, bulk.types ?? ['gpu', 'disk']],
+    [bulk.userId, days, bulk.types ?? ['gpu', 'disk'], bulk.noisyUnits ?? 0],
   );
   await db.query(bulkChargeTotalsSql('c.user_id = $1'), [bulk.userId]);
   await db.query(bulkReportDaysSql('AND c.user_id = $1'), [bulk.userId]);
@@ -78,4 +83,14 @@ export function exportAsText(api: TestApi, auth: Record<string, string>, query: 
       res.on('data', (chunk: string) => (text += chunk));
       res.on('end', () => done(null, text));
     });
+}
+
+/** charges_export_cuts_total{reason} of an api, from its metrics registry. */
+export async function exportCuts(api: TestApi, reason: string): Promise<number> {
+  const metrics = api.app.get(Metrics) as unknown as {
+    registry: { getSingleMetric(name: string): { get(): Promise<{ values: unknown[] }> } };
+  };
+  const counter = await metrics.registry.getSingleMetric('charges_export_cuts_total').get();
+  const values = counter.values as { labels: { reason?: string }; value: number }[];
+  return values.find((value) => value.labels.reason === reason)?.value ?? 0;
 }
