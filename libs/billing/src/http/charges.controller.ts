@@ -259,6 +259,10 @@ export class ChargesController {
       }
     };
     const encoder = new ChargeLineEncoder(parsed.format, csv);
+    // Express, the middlewares and pipeline's end-of-stream each watch the response's
+    // 'close': 11 listeners on an export, one past Node's warning bound, which logged a
+    // false "possible memory leak" on every export. They all go with the response.
+    response.setMaxListeners(20);
     if (compressor) pipeline(exported.lines, encoder, compressor, response, onEnd);
     else pipeline(exported.lines, encoder, response, onEnd);
     // A client that stops reading would hold the cursor's connection for as long as its
