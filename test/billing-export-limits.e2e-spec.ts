@@ -295,10 +295,13 @@ describe('charges export limits', () => {
       );
       expect(response.status).toBe(200);
       const serverSide = boundedSockets.get(response.socket.localPort!)!;
-      // A slow but steady reader: at most 16 KB every 20 ms (~0.8 MB/s), never a stall.
+      // A slow but steady reader: at most 8 KB every 20 ms (~0.4 MB/s), never a stall. What
+      // the export writes is what it reads plus what the sockets buffer (~4 MB measured at the
+      // cut); slow enough that the 15 MB export cannot end first even when a loaded machine
+      // runs the cut's timer seconds late.
       const chunks: Buffer[] = [response.head];
       const reader = setInterval(() => {
-        const chunk = response.socket.read(16_384) as Buffer | null;
+        const chunk = response.socket.read(8_192) as Buffer | null;
         if (chunk) chunks.push(chunk);
       }, 20);
       try {
@@ -317,7 +320,11 @@ describe('charges export limits', () => {
       expect(cutAt - response.sentAt).toBeGreaterThanOrEqual(1_500);
       expect(cutAt - response.headersAt).toBeLessThan(1_500 + 5_000);
       chunks.push(await readToEnd({ ...response, head: Buffer.alloc(0) }));
-      expect(Buffer.concat(chunks).subarray(-5).toString()).not.toBe('0\r\n\r\n');
+      const body = Buffer.concat(chunks);
+      console.info(
+        `wall-clock cut ${cutAt - response.headersAt} ms after the headers; ${body.length} bytes of ~15 MB delivered`,
+      );
+      expect(body.subarray(-5).toString()).not.toBe('0\r\n\r\n');
       expect((await exportCuts(bounded, 'deadline')) - before).toBe(1);
     });
 

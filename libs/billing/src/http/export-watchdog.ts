@@ -16,8 +16,10 @@ export interface ExportBounds {
  * response, hence its socket; the pipeline then destroys the cursor, which closes its
  * database connection (PostgresChargeExportSource). A client that reads slowly but reads
  * is never cut before the wall-clock bound; a slow database (nothing to write) is no stall.
- * Checked ten times per stall timeout (at most every second), so a cut comes at most a
- * tenth of the timeout (or a second) after its bound.
+ * Stalls are checked ten times per stall timeout (at most every second), so a stall cut
+ * comes at most a tenth of the timeout (or a second) after its bound; the wall-clock bound
+ * has a timer of its own, so an export is cut when it is reached, not up to a check later
+ * (a client reading steadily would otherwise get up to a second more of the export).
  */
 export function watchExport(
   response: Response,
@@ -35,15 +37,23 @@ export function watchExport(
     let reason: ExportCut | null = null;
     if (blockedSince !== null && now - blockedSince >= bounds.stallTimeoutMs) reason = 'stalled';
     else if (now - startedAt >= bounds.maxDurationMs) reason = 'deadline';
-    if (!reason) return;
+    if (reason) cut(reason, now);
+  };
+  const cut = (reason: ExportCut, now: number) => {
     stop();
     onCut(reason, now - startedAt);
     response.destroy();
   };
   const timer = setInterval(check, Math.min(1_000, Math.max(10, bounds.stallTimeoutMs / 10)));
   timer.unref();
+  const deadline = setTimeout(() => {
+    if (response.destroyed || response.writableFinished) return stop();
+    cut('deadline', Date.now());
+  }, bounds.maxDurationMs);
+  deadline.unref();
   function stop(): void {
     clearInterval(timer);
+    clearTimeout(deadline);
     response.off('drain', unblock);
   }
   // No 'close' listener (a response carries many already): the next check after the end
