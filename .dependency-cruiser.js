@@ -19,7 +19,7 @@
  * testing/ is, so that an import of a fake from production code is seen, and so is test/.
  */
 const CONTEXTS =
-  'platform|accounts|billing|identity-tfa|account-security|marketplace-volumes|autoscaling|audit-log|messaging';
+  'platform|accounts|billing|identity-tfa|account-security|marketplace-volumes|autoscaling|audit-log|messaging|spend-guards';
 
 module.exports = {
   forbidden: [

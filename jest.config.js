@@ -19,9 +19,9 @@ const swc = [
 ];
 
 const moduleNameMapper = {
-  '^@app/(platform|accounts|billing|identity-tfa|account-security|marketplace-volumes|autoscaling|audit-log|messaging)$':
+  '^@app/(platform|accounts|billing|identity-tfa|account-security|marketplace-volumes|autoscaling|audit-log|messaging|spend-guards)$':
     '<rootDir>/libs/$1/src',
-  '^@app/(platform|accounts|billing|identity-tfa|account-security|marketplace-volumes|autoscaling|audit-log|messaging)/(.*)$':
+  '^@app/(platform|accounts|billing|identity-tfa|account-security|marketplace-volumes|autoscaling|audit-log|messaging|spend-guards)/(.*)$':
     '<rootDir>/libs/$1/src/$2',
   '^@app/api-client$': '<rootDir>/libs/api-client/src',
   '^@bench/(.*)$': '<rootDir>/bench/$1',

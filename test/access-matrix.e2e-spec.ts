@@ -108,6 +108,7 @@ const SAMPLES: Record<string, SampleOf> = {
   'api.team.invitations.accept': send('post', '/api/v0/team/accept/', { token: 'gmi_matrix' }),
   'api.team.invitations.decline': send('post', '/api/v0/team/decline/', { token: 'gmi_matrix' }),
   'api.team.apikeys.create': send('post', '/api/v0/team/999999/apikeys/', {}),
+  'api.spend_guards.create': send('post', '/api/v0/spend-guards/', { name: 'matrix' }),
 };
 
 /**

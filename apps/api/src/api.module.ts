@@ -21,6 +21,7 @@ import {
   RateLimitGuard,
   WriteConcurrencyGuard,
 } from '@app/platform';
+import { SpendGuardsModule } from '@app/spend-guards';
 import { DrainOnShutdown } from './drain-on-shutdown';
 
 export interface ApiModuleOptions {
@@ -53,6 +54,7 @@ export class ApiModule {
         MarketplaceVolumesModule,
         AutoscalingModule,
         AuditLogModule,
+        SpendGuardsModule,
         ...(runWorker ? [TfaDeliveryWorkerModule, AccountSecurityWorkerWithTfaModule] : []),
       ],
       providers: [

@@ -850,6 +850,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v0/spend-guards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a budget */
+        post: operations["SpendGuardsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1911,6 +1928,26 @@ export interface components {
             args: {
                 [key: string]: unknown;
             };
+        };
+        CreateBudgetRequestDto: {
+            /** @example first */
+            name: string;
+        };
+        BudgetDto: {
+            /** @example 1 */
+            id: number;
+            /** @example first */
+            name: string;
+            /**
+             * @description epoch seconds
+             * @example 1767225600
+             */
+            created_at: number;
+        };
+        CreateBudgetResponseDto: {
+            /** @example true */
+            success: boolean;
+            budget: components["schemas"]["BudgetDto"];
         };
     };
     responses: never;
@@ -6704,6 +6741,92 @@ export interface operations {
                 };
             };
             /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    SpendGuardsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBudgetRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateBudgetResponseDto"];
+                };
+            };
+            /** @description error: bad_request, budget_name_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The Bearer value matches no key, or the session expired (auth_error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too frequent; see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,9 @@
+import { defineRateLimits } from '@app/platform';
+
+/**
+ * The minimum seconds between two requests of one user to each rate-limited route
+ * (`@RateLimit(name)`), and the variable that overrides it; registered by the module.
+ */
+export const SPEND_GUARDS_RATE_LIMITS = defineRateLimits({
+  spend_guards_create: { minimumSeconds: 1.0, env: 'RATE_LIMIT_SPEND_GUARDS_CREATE' },
+});

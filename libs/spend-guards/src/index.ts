@@ -1,0 +1,1 @@
+export { SpendGuardsModule } from './spend-guards.module';

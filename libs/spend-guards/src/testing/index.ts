@@ -1,0 +1,4 @@
+/** The spend guards test kit: its fakes and contract suites, for other contexts' specs too. */
+export * from './spend-guards-kit';
+export * from './budget-repository.contract';
+export * from './in-memory-budgets';
