@@ -6,12 +6,15 @@ import { SPEND_GUARDS_ERRORS } from './domain/errors';
 import { SpendGuardsController } from './http/spend-guards.controller';
 import { SPEND_GUARDS_RATE_LIMITS } from './http/rate-limits';
 import { PostgresBudgetRepository } from './infrastructure/persistence/postgres-budget.repository';
+import { WebhookOutbox } from './application/ports/webhook-outbox.port';
+import { PostgresWebhookOutbox } from './infrastructure/webhooks/postgres-webhook-outbox';
 
 /** SpendGuards: the budgets of a user. */
 @Module({
   controllers: [SpendGuardsController],
   providers: [
     { provide: BudgetRepository, useClass: PostgresBudgetRepository },
+    { provide: WebhookOutbox, useClass: PostgresWebhookOutbox },
     CreateBudgetUseCase,
   ],
 })

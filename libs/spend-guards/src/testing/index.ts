@@ -2,3 +2,4 @@
 export * from './spend-guards-kit';
 export * from './budget-repository.contract';
 export * from './in-memory-budgets';
+export * from './in-memory-webhook-outbox';
