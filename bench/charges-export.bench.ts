@@ -2,7 +2,8 @@
  * `npm run bench:billing`: the charges export and statement for a year of the heavy user
  * of a seed:demo dataset (1,000,000 contracts; see bench/charges.bench.ts, which seeds it).
  * Export: rows/s, MB/s, time to the first byte and the api's RSS growth (sampled from
- * /proc every 20 ms) per format, and 30 days for a client that reads slowly (the
+ * /proc every 20 ms) per format, uncompressed and compressed (gzip, br: the bytes on the
+ * wire against the decoded ones), and 30 days for a client that reads slowly (the
  * cursor must wait for it: RSS stays flat). Statement: HTTP and SQL latency per period
  * and grouping. Prints a markdown report. Not part of `npm test`.
  *
@@ -13,6 +14,7 @@
  */
 import { Agent, get } from 'node:http';
 import { join } from 'node:path';
+import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { Pool } from 'pg';
 import { statementSumsStatement } from '@app/billing/infrastructure/persistence/charge-statement.sql';
 import { StatementGrouping, StatementPeriod } from '@app/billing/domain/charge-statement';
@@ -40,20 +42,27 @@ const DAY = 86_400;
 interface ExportRun {
   label: string;
   rows: number;
+  /** On the wire (compressed when an encoding was asked for). */
   bytes: number;
+  /** Once decoded: the CSV or NDJSON itself. */
+  decodedBytes: number;
   seconds: number;
   firstByteMs: number;
   rssBefore: number;
   rssPeak: number;
 }
 
-/** Downloads one export, counting lines and bytes, sampling the api's RSS meanwhile. */
+/**
+ * Downloads one export, counting lines and bytes, sampling the api's RSS meanwhile. With
+ * an `encoding`, asks for it (Accept-Encoding) and decodes the body to count its lines.
+ */
 function download(
   url: string,
   auth: Record<string, string>,
   apiPid: number,
   label: string,
   readDelayMs = 0,
+  encoding: 'gzip' | 'br' | null = null,
 ): Promise<ExportRun> {
   return new Promise((resolve, reject) => {
     const rssBefore = rssMiB(apiPid);
@@ -62,23 +71,39 @@ function download(
     const started = process.hrtime.bigint();
     let firstByteMs = 0;
     let bytes = 0;
+    let decodedBytes = 0;
     let rows = 0;
-    get(url, { headers: auth }, (response) => {
+    const headers = encoding ? { ...auth, 'Accept-Encoding': encoding } : auth;
+    get(url, { headers }, (response) => {
       if (response.statusCode !== 200) {
         clearInterval(sampler);
         reject(new Error(`export answered ${response.statusCode}`));
         return;
       }
+      if ((response.headers['content-encoding'] ?? null) !== encoding) {
+        clearInterval(sampler);
+        reject(new Error(`asked for ${encoding}, got ${response.headers['content-encoding']}`));
+        return;
+      }
       response.on('data', (chunk: Buffer) => {
         if (bytes === 0) firstByteMs = Number(process.hrtime.bigint() - started) / 1e6;
         bytes += chunk.length;
-        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows++;
         if (readDelayMs > 0) {
           response.pause();
           setTimeout(() => response.resume(), readDelayMs);
         }
       });
-      response.on('end', () => {
+      const decoded =
+        encoding === 'gzip'
+          ? response.pipe(createGunzip())
+          : encoding === 'br'
+            ? response.pipe(createBrotliDecompress())
+            : response;
+      decoded.on('data', (chunk: Buffer) => {
+        decodedBytes += chunk.length;
+        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows++;
+      });
+      decoded.on('end', () => {
         clearInterval(sampler);
         rssPeak = Math.max(rssPeak, rssMiB(apiPid));
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -87,6 +112,7 @@ function download(
           label,
           rows: label.includes('csv') ? rows - 1 : rows,
           bytes,
+          decodedBytes,
           seconds,
           firstByteMs,
           rssBefore,
@@ -94,6 +120,7 @@ function download(
         });
       });
       response.on('error', reject);
+      decoded.on('error', reject);
     }).on('error', reject);
   });
 }
@@ -161,6 +188,19 @@ async function main(): Promise<void> {
       log(JSON.stringify(run));
       exports.push(run);
     }
+    // Compression on (the client asks) against off (the runs above), in the same run.
+    for (const encoding of ['gzip', 'br'] as const) {
+      const run = await download(
+        exportUrl('csv'),
+        auth,
+        api.pid,
+        `a year, csv, ${encoding}`,
+        0,
+        encoding,
+      );
+      log(JSON.stringify(run));
+      exports.push(run);
+    }
     // A client that stops 20 ms after every chunk it gets (a slow link), on 30 days: the
     // cursor must wait for it rather than buffer the range in the api.
     const month = encodeURIComponent(
@@ -221,11 +261,11 @@ async function main(): Promise<void> {
     `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench:billing\` on ${machine()}; ` +
       `load average ${loadAtStart} at the start, ${loadAverage()} at the end. ${context}`,
     '',
-    '| Export | rows | MB | seconds | rows/s | MB/s | first byte ms | api RSS before MiB | api RSS peak MiB | growth MiB |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| Export | rows | MB on the wire | MB decoded | seconds | rows/s | MB/s (wire) | first byte ms | api RSS before MiB | api RSS peak MiB | growth MiB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...exports.map(
       (run) =>
-        `| ${run.label} | ${run.rows.toLocaleString('en')} | ${(run.bytes / 1e6).toFixed(1)} | ${run.seconds.toFixed(1)} | ` +
+        `| ${run.label} | ${run.rows.toLocaleString('en')} | ${(run.bytes / 1e6).toFixed(1)} | ${(run.decodedBytes / 1e6).toFixed(1)} | ${run.seconds.toFixed(1)} | ` +
         `${Math.round(run.rows / run.seconds).toLocaleString('en')} | ${(run.bytes / 1e6 / run.seconds).toFixed(1)} | ` +
         `${run.firstByteMs.toFixed(0)} | ${run.rssBefore.toFixed(0)} | ${run.rssPeak.toFixed(0)} | ${(run.rssPeak - run.rssBefore).toFixed(1)} |`,
     ),
