@@ -89,6 +89,7 @@ import { CreateTeamRoleUseCase } from './application/teams/create-team-role.use-
 import { ListTeamRolesUseCase } from './application/teams/list-team-roles.use-case';
 import { UpdateTeamRoleUseCase } from './application/teams/update-team-role.use-case';
 import { RemoveTeamRoleUseCase } from './application/teams/remove-team-role.use-case';
+import { TeamContacts } from './application/teams/team-contacts.service';
 
 /** The database index of a Redis URL: pub/sub channels are shared by all of a server's databases. */
 function redisDatabase(url: string): number {
@@ -117,6 +118,7 @@ function redisDatabase(url: string): number {
     { provide: TeamStore, useClass: PostgresTeamStore },
     TeamCallerResolver,
     TeamRoleDocument,
+    TeamContacts,
     CreateTeamUseCase,
     DestroyTeamUseCase,
     ListTeamMembersUseCase,
@@ -208,6 +210,7 @@ function redisDatabase(url: string): number {
     CreateUserUseCase,
     GetCurrentUserUseCase,
     TeamInvitationLetters,
+    TeamContacts,
   ],
 })
 export class AccountsModule implements OnModuleInit {

@@ -19,6 +19,11 @@ export {
   TeamInvitationLetters,
   TeamInvitationLetter,
 } from './application/teams/team-invitation-letters.service';
+export {
+  TeamContact,
+  TeamContacts,
+  TEAM_CONTACT_ROLES,
+} from './application/teams/team-contacts.service';
 export { TrustedDeviceLogin } from './application/ports/trusted-device-login.port';
 export {
   LoginSecondFactor,

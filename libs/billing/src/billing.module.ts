@@ -7,6 +7,9 @@ import {
   PlatformConfig,
   RateLimitRegistry,
 } from '@app/platform';
+import { BilledSpend } from './application/billed-spend.service';
+import { ChargesWritten } from './application/charges-written.service';
+import { BilledSpendReader } from './application/ports/billed-spend.reader.port';
 import { ExportChargesUseCase } from './application/export-charges.use-case';
 import { ExportSlots } from './application/export-slots.service';
 import { GetChargeStatementUseCase } from './application/get-charge-statement.use-case';
@@ -21,6 +24,7 @@ import { BILLING_ERRORS } from './domain/errors';
 import { ChargesController } from './http/charges.controller';
 import { ContractsFixtureLoader } from './infrastructure/contracts-fixture.loader';
 import { loadExportSettings } from './infrastructure/export-settings';
+import { PostgresBilledSpendReader } from './infrastructure/persistence/postgres-billed-spend.reader';
 import { PostgresChargeExportSource } from './infrastructure/persistence/postgres-charge-export.source';
 import { PostgresChargeReportReader } from './infrastructure/persistence/postgres-charge-report.reader';
 import { PostgresChargeStatementReader } from './infrastructure/persistence/postgres-charge-statement.reader';
@@ -44,13 +48,16 @@ import { BILLING_RATE_LIMITS } from './http/rate-limits';
     { provide: ChargeExportSource, useClass: PostgresChargeExportSource },
     { provide: ContractRepository, useClass: PostgresContractRepository },
     { provide: DemoDataSeeder, useClass: PostgresDemoDataSeeder },
+    { provide: BilledSpendReader, useClass: PostgresBilledSpendReader },
+    BilledSpend,
+    ChargesWritten,
     GetChargesReportUseCase,
     GetChargeStatementUseCase,
     ExportChargesUseCase,
     ContractsFixtureLoader,
     BillingCommands,
   ],
-  exports: [ContractRepository],
+  exports: [ContractRepository, BilledSpend, ChargesWritten],
 })
 export class BillingModule implements OnModuleInit {
   constructor(

@@ -1,4 +1,5 @@
 import { StoredContracts } from './billing-builders';
+import { InMemoryBilledSpendReader } from './in-memory-billed-spend.reader';
 import { InMemoryChargeExportSource } from './in-memory-charge-export.source';
 import { InMemoryChargeReportReader } from './in-memory-charge-report.reader';
 import { InMemoryChargeStatementReader } from './in-memory-charge-statement.reader';
@@ -17,6 +18,7 @@ export function billingKit() {
     reports: new InMemoryChargeReportReader(stored),
     statements: new InMemoryChargeStatementReader(stored),
     exports: new InMemoryChargeExportSource(stored),
+    spend: new InMemoryBilledSpendReader(stored),
   };
 }
 

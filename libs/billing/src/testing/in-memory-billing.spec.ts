@@ -1,4 +1,5 @@
 import { onFakes } from './billing-kit';
+import { billedSpendReaderContract } from './billed-spend-reader.contract';
 import { chargeExportSourceContract } from './charge-export-source.contract';
 import { chargeReportReaderContract } from './charge-report-reader.contract';
 import { chargeStatementReaderContract } from './charge-statement-reader.contract';
@@ -14,4 +15,8 @@ describe('InMemoryChargeStatementReader', () => {
 
 describe('InMemoryChargeExportSource', () => {
   onFakes(98_000, chargeExportSourceContract, (kit) => ({ source: kit.exports }));
+});
+
+describe('InMemoryBilledSpendReader', () => {
+  onFakes(95_000, billedSpendReaderContract, (kit) => ({ reader: kit.spend }));
 });

@@ -1,6 +1,8 @@
 /** Fakes of the billing ports, their kit and builders, for tests here and in other contexts. */
 export * from './billing-builders';
 export * from './billing-kit';
+export * from './billed-spend-reader.contract';
+export * from './in-memory-billed-spend.reader';
 export * from './in-memory-charge-export.source';
 export * from './in-memory-charge-report.reader';
 export * from './in-memory-charge-statement.reader';

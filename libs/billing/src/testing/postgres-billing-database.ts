@@ -4,6 +4,7 @@ import { dataSourceOptions, TransactionalEntityManager } from '@app/platform';
 import { Contract, DailyCharge } from '../domain/contract';
 import { StoredContracts } from './billing-builders';
 import { PostgresContractRepository } from '../infrastructure/persistence/postgres-contract.repository';
+import { ChargesWritten } from '../application/charges-written.service';
 
 /**
  * For the billing adapters' int-specs: the test database with two users of its own and a
@@ -29,7 +30,7 @@ export async function postgresBillingDatabase(label: string) {
     [`${label}-team`],
   );
   await tx.rows(`INSERT INTO team_members (team_id, user_id) VALUES ($1, $2)`, [team.id, users[0]]);
-  const contracts = new PostgresContractRepository(tx);
+  const contracts = new PostgresContractRepository(tx, new ChargesWritten());
   return {
     dataSource,
     tx,

@@ -19,6 +19,7 @@ import {
 import { ChargeSqlRow, PageSqlRow, toContractTotals, toReportRow } from './charge-report.mapper';
 import { PostgresChargeReportReader } from './postgres-charge-report.reader';
 import { PostgresContractRepository } from './postgres-contract.repository';
+import { ChargesWritten } from '../../application/charges-written.service';
 
 /**
  * The running totals of billing_report_days (docs/billing.md "Prefix sums") against two
@@ -188,7 +189,7 @@ describe('charges report: running totals against the summed days and the in-memo
       );
       users.push(user.id);
     }
-    repository = new PostgresContractRepository(tx);
+    repository = new PostgresContractRepository(tx, new ChargesWritten());
     reader = new PostgresChargeReportReader(new PrimaryOnlyReads(tx));
     memory = new InMemoryChargeReportReader();
   });

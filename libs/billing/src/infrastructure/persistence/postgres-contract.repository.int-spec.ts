@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions, TransactionalEntityManager } from '@app/platform';
 import { Contract, DailyCharge } from '../../domain/contract';
 import { PostgresContractRepository } from './postgres-contract.repository';
+import { ChargesWritten } from '../../application/charges-written.service';
 
 /**
  * Concurrent writers of contracts (the fixtures loader's path, PostgresContractRepository)
@@ -38,7 +39,7 @@ describe('contract writes: summaries under concurrent writers', () => {
       `INSERT INTO teams (name) VALUES ('billing-writes') RETURNING id`,
     );
     teamId = team.id;
-    repository = new PostgresContractRepository(tx);
+    repository = new PostgresContractRepository(tx, new ChargesWritten());
   });
 
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionalEntityManager } from '@app/platform';
+import { ChargesWritten } from '../../application/charges-written.service';
 import { ContractRepository } from '../../application/ports/contract.repository.port';
 import { Contract, contractOwnerKey, DailyCharge } from '../../domain/contract';
 import { contractChargeTotalsSql } from './charge-totals.sql';
@@ -20,7 +21,10 @@ const CONTRACT_WRITE_LOCK_SPACE = 0x7fa0_0002;
 
 @Injectable()
 export class PostgresContractRepository extends ContractRepository {
-  constructor(private readonly tx: TransactionalEntityManager) {
+  constructor(
+    private readonly tx: TransactionalEntityManager,
+    private readonly chargesWritten: ChargesWritten,
+  ) {
     super();
   }
 
@@ -98,6 +102,11 @@ export class PostgresContractRepository extends ContractRepository {
       await this.tx.rows(contractReportDaysSql('+'), [contract.id]);
       await this.tx.rows(refreshReportPrefixSql, [contract.id]);
       await this.tx.rows(applyStatementDeltaSql, statementDeltaParams(contract.id, earlierLines));
+      // Once the write (or the unit of work it joined) committed: the owner's listeners
+      // (budgets) read the new charges. A contract leaving an owner only lowers that
+      // owner's spend, which crosses no threshold.
+      const ownerKey = contractOwnerKey(contract);
+      this.tx.afterCommit(() => this.chargesWritten.announce(ownerKey));
     });
   }
 }
