@@ -9,6 +9,7 @@ export {
   MessageQueue,
   type FirstAttemptReport,
   type MessageJob,
+  type MessageRetry,
 } from './application/ports/message-queue.port';
 export {
   MessageSender,

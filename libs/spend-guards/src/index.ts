@@ -1,1 +1,7 @@
-export { SpendGuardsModule } from './spend-guards.module';
+export { SpendGuardsModule, SpendGuardsWorkerModule } from './spend-guards.module';
+export { WebhookOutbox, type WebhookEvent } from './application/ports/webhook-outbox.port';
+export {
+  verifyWebhookSignature,
+  webhookSignature,
+  WEBHOOK_REPLAY_WINDOW_SECONDS,
+} from './domain/webhook-delivery';

@@ -1,4 +1,5 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
+import { MessageHandlers, MessagingWorkerModule } from '@app/messaging';
 import { ErrorCatalog, RateLimitRegistry } from '@app/platform';
 import { CreateBudgetUseCase } from './application/create-budget.use-case';
 import { BudgetRepository } from './application/ports/budget.repository.port';
@@ -6,15 +7,41 @@ import { SPEND_GUARDS_ERRORS } from './domain/errors';
 import { SpendGuardsController } from './http/spend-guards.controller';
 import { SPEND_GUARDS_RATE_LIMITS } from './http/rate-limits';
 import { PostgresBudgetRepository } from './infrastructure/persistence/postgres-budget.repository';
-import { WebhookOutbox } from './application/ports/webhook-outbox.port';
-import { PostgresWebhookOutbox } from './infrastructure/webhooks/postgres-webhook-outbox';
+import {
+  WEBHOOK_DELIVERY_JOB,
+  WebhookDeliveryJob,
+} from './application/ports/webhook-delivery.queue.port';
+import { CreateWebhookUseCase } from './application/webhooks/create-webhook.use-case';
+import { DeleteWebhookUseCase } from './application/webhooks/delete-webhook.use-case';
+import { DeliverWebhookUseCase } from './application/webhooks/deliver-webhook.use-case';
+import { ListWebhookDeliveriesUseCase } from './application/webhooks/list-webhook-deliveries.use-case';
+import { ListWebhooksUseCase } from './application/webhooks/list-webhooks.use-case';
+import { OwnedWebhooks } from './application/webhooks/owned-webhooks.service';
+import { ResendWebhookDeliveryUseCase } from './application/webhooks/resend-webhook-delivery.use-case';
+import { RotateWebhookSecretUseCase } from './application/webhooks/rotate-webhook-secret.use-case';
+import { SendTestEventUseCase } from './application/webhooks/send-test-event.use-case';
+import { ShowWebhookUseCase } from './application/webhooks/show-webhook.use-case';
+import { SweepWebhookDeliveriesUseCase } from './application/webhooks/sweep-webhook-deliveries.use-case';
+import { WebhookSettings } from './domain/webhook-settings';
+import { WebhooksController } from './http/webhooks.controller';
+import { WebhooksInfrastructureModule } from './infrastructure/webhooks/webhooks-infrastructure.module';
 
 /** SpendGuards: the budgets of a user. */
 @Module({
-  controllers: [SpendGuardsController],
+  // The webhook ports, WebhookOutbox among them, are bound by WebhooksInfrastructureModule.
+  imports: [WebhooksInfrastructureModule],
+  controllers: [SpendGuardsController, WebhooksController],
   providers: [
     { provide: BudgetRepository, useClass: PostgresBudgetRepository },
-    { provide: WebhookOutbox, useClass: PostgresWebhookOutbox },
+    OwnedWebhooks,
+    CreateWebhookUseCase,
+    ListWebhooksUseCase,
+    ShowWebhookUseCase,
+    DeleteWebhookUseCase,
+    RotateWebhookSecretUseCase,
+    SendTestEventUseCase,
+    ListWebhookDeliveriesUseCase,
+    ResendWebhookDeliveryUseCase,
     CreateBudgetUseCase,
   ],
 })
@@ -22,5 +49,35 @@ export class SpendGuardsModule {
   constructor(errors: ErrorCatalog, rateLimits: RateLimitRegistry) {
     errors.register(SPEND_GUARDS_ERRORS);
     rateLimits.register(SPEND_GUARDS_RATE_LIMITS);
+  }
+}
+
+/**
+ * The spend guards' jobs on messaging's worker: the attempts of webhook deliveries and the
+ * sweep of deliveries still pending without a job; in apps/worker and, unless
+ * RUN_WORKER=false, the api.
+ */
+@Module({
+  imports: [WebhooksInfrastructureModule, MessagingWorkerModule],
+  providers: [DeliverWebhookUseCase, SweepWebhookDeliveriesUseCase],
+})
+export class SpendGuardsWorkerModule implements OnModuleInit {
+  constructor(
+    private readonly handlers: MessageHandlers,
+    private readonly deliverWebhook: DeliverWebhookUseCase,
+    private readonly sweepWebhooks: SweepWebhookDeliveriesUseCase,
+    private readonly webhookSettings: WebhookSettings,
+  ) {}
+
+  onModuleInit(): void {
+    this.handlers.handle<WebhookDeliveryJob>(WEBHOOK_DELIVERY_JOB, (job, attempt) =>
+      this.deliverWebhook.execute(job, attempt),
+    );
+    // Deliveries whose job was lost between the commit and the queue (a crash, Redis away).
+    this.handlers.sweep({
+      what: 'pending webhook deliveries',
+      everySeconds: this.webhookSettings.sweepSeconds,
+      run: () => this.sweepWebhooks.execute(),
+    });
   }
 }

@@ -6,4 +6,7 @@ import { defineRateLimits } from '@app/platform';
  */
 export const SPEND_GUARDS_RATE_LIMITS = defineRateLimits({
   spend_guards_create: { minimumSeconds: 1.0, env: 'RATE_LIMIT_SPEND_GUARDS_CREATE' },
+  webhooks_create: { minimumSeconds: 2.0, env: 'RATE_LIMIT_WEBHOOKS_CREATE' },
+  webhooks_rotate_secret: { minimumSeconds: 5.0, env: 'RATE_LIMIT_WEBHOOKS_ROTATE_SECRET' },
+  webhooks_send: { minimumSeconds: 1.0, env: 'RATE_LIMIT_WEBHOOKS_SEND' },
 });

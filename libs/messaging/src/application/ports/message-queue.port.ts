@@ -18,14 +18,22 @@ export interface MessageJob<Data extends object = object> {
 export type FirstAttemptReport =
   { state: 'sent' } | { state: 'pending' } | { state: 'failed'; code: string };
 
+/** Attempts of one job, the first included, and its first retry's delay (doubling after). */
+export interface MessageRetry {
+  attempts: number;
+  backoffMs: number;
+}
+
 export abstract class MessageQueue {
   /**
    * Queues the job (a second enqueue of a job still known is a no-op). With
    * `awaitFirstAttempt`, then waits up to DELIVERY_FIRST_ATTEMPT_WAIT_MS for the first
-   * attempt and answers what it did.
+   * attempt and answers what it did. `retry` replaces DELIVERY_MAX_ATTEMPTS and
+   * DELIVERY_BACKOFF_MS for this job (a sender whose receivers may be away for longer than
+   * a provider's blip, as webhooks' are).
    */
   abstract enqueue(
     job: MessageJob,
-    options: { awaitFirstAttempt: boolean },
+    options: { awaitFirstAttempt: boolean; retry?: MessageRetry },
   ): Promise<FirstAttemptReport>;
 }

@@ -47,4 +47,25 @@ describe('BullmqMessageQueue', () => {
       ],
     ]);
   });
+
+  it("takes a job's own retries in place of the settings' when it names them", async () => {
+    const added: unknown[][] = [];
+    const registry = {
+      jobQueue: () => ({ add: async (...args: unknown[]) => added.push(args) }),
+    } as unknown as QueueRegistry;
+    const settings = loadDeliverySettings(new Environment({ DELIVERY_MAX_ATTEMPTS: '5' }));
+    const ledger = { markUnheard: async () => undefined } as unknown as RedisDeliveryLedger;
+    const queue = new BullmqMessageQueue(registry, ledger, settings);
+    await queue.enqueue(
+      { name: 'deliver-webhook', key: 'webhook-1', data: { deliveryId: '1' } },
+      { awaitFirstAttempt: false, retry: { attempts: 8, backoffMs: 30_000 } },
+    );
+    expect(added[0][2]).toEqual(
+      expect.objectContaining({
+        jobId: 'webhook-1',
+        attempts: 8,
+        backoff: { type: 'exponential', delay: 30_000 },
+      }),
+    );
+  });
 });

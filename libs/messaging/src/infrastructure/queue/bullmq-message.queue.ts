@@ -4,6 +4,7 @@ import {
   FirstAttemptReport,
   MessageJob,
   MessageQueue,
+  MessageRetry,
 } from '../../application/ports/message-queue.port';
 import { DeliverySettings } from '../delivery-settings';
 import { RedisDeliveryLedger } from '../redis/redis-delivery-ledger';
@@ -27,7 +28,7 @@ export class BullmqMessageQueue extends MessageQueue {
 
   async enqueue(
     job: MessageJob,
-    options: { awaitFirstAttempt: boolean },
+    options: { awaitFirstAttempt: boolean; retry?: MessageRetry },
   ): Promise<FirstAttemptReport> {
     const waits = options.awaitFirstAttempt && this.settings.firstAttemptWaitMs > 0;
     // Before the job exists, so the worker cannot report to a requester that never listens.
@@ -35,8 +36,8 @@ export class BullmqMessageQueue extends MessageQueue {
     await this.queues.jobQueue(MESSAGE_QUEUE).add(job.name, job.data, {
       // Deterministic: a retried enqueue (or a sweep's) of the same send never sends twice.
       jobId: job.key,
-      attempts: this.settings.maxAttempts,
-      backoff: { type: 'exponential', delay: this.settings.backoffMs },
+      attempts: options.retry?.attempts ?? this.settings.maxAttempts,
+      backoff: { type: 'exponential', delay: options.retry?.backoffMs ?? this.settings.backoffMs },
       removeOnComplete: true,
       removeOnFail: { age: 24 * 3600 },
     });

@@ -5,7 +5,7 @@
  */
 export interface WebhookEvent {
   id: string;
-  type: 'budget.threshold_crossed';
+  type: 'budget.threshold_crossed' | 'webhook.test';
   createdAt: Date;
   /** The event's body (`data` on the wire), already in its wire shape. */
   data: Record<string, unknown>;

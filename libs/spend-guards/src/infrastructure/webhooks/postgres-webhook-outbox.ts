@@ -1,12 +1,35 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@app/platform';
 import { WebhookEvent, WebhookOutbox } from '../../application/ports/webhook-outbox.port';
+import { WebhookDeliveryRepository } from '../../application/ports/webhook-delivery.repository.port';
+import { WebhookDispatcher } from '../../application/webhooks/webhook-dispatcher.service';
+import { webhookBody } from '../../domain/webhook-delivery';
 
-/** Placeholder until the webhook endpoints exist: no endpoint, so no delivery. */
+/**
+ * `record`: one pending delivery per endpoint of the owner subscribed to the event's type,
+ * in one statement of the caller's transaction, the event's body stored with each.
+ * `dispatch`: their first attempts queued (after the commit; a failure to queue is left to
+ * the worker's sweep). Nothing here waits on a receiver.
+ */
 @Injectable()
 export class PostgresWebhookOutbox extends WebhookOutbox {
-  async record(_ownerKey: number, _event: WebhookEvent): Promise<string[]> {
-    return [];
+  constructor(
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly dispatcher: WebhookDispatcher,
+    private readonly clock: Clock,
+  ) {
+    super();
   }
 
-  async dispatch(_deliveryIds: string[]): Promise<void> {}
+  record(ownerKey: number, event: WebhookEvent): Promise<string[]> {
+    return this.deliveries.addForSubscribers(
+      ownerKey,
+      { eventId: event.id, eventType: event.type, body: webhookBody(event) },
+      this.clock.now(),
+    );
+  }
+
+  dispatch(deliveryIds: string[]): Promise<void> {
+    return this.dispatcher.dispatch(deliveryIds);
+  }
 }
