@@ -109,6 +109,17 @@ const SAMPLES: Record<string, SampleOf> = {
   'api.team.invitations.decline': send('post', '/api/v0/team/decline/', { token: 'gmi_matrix' }),
   'api.team.apikeys.create': send('post', '/api/v0/team/999999/apikeys/', {}),
   'api.spend_guards.create': send('post', '/api/v0/spend-guards/', { name: 'matrix' }),
+  'api.webhooks.create': send('post', '/api/v0/webhooks/', { url: 'http://127.0.0.1:9/matrix' }),
+  'api.webhooks.list': get('/api/v0/webhooks/'),
+  'api.webhooks.show': get('/api/v0/webhooks/wh_matrix/'),
+  'api.webhooks.delete': send('delete', '/api/v0/webhooks/wh_matrix/'),
+  'api.webhooks.rotate_secret': send('post', '/api/v0/webhooks/wh_matrix/rotate_secret/'),
+  'api.webhooks.test': send('post', '/api/v0/webhooks/wh_matrix/test/'),
+  'api.webhooks.deliveries': get('/api/v0/webhooks/wh_matrix/deliveries/'),
+  'api.webhooks.resend': send(
+    'post',
+    '/api/v0/webhooks/wh_matrix/deliveries/00000000-0000-0000-0000-000000000000/resend/',
+  ),
 };
 
 /**

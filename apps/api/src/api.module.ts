@@ -21,7 +21,7 @@ import {
   RateLimitGuard,
   WriteConcurrencyGuard,
 } from '@app/platform';
-import { SpendGuardsModule } from '@app/spend-guards';
+import { SpendGuardsModule, WebhooksWorkerModule } from '@app/spend-guards';
 import { DrainOnShutdown } from './drain-on-shutdown';
 
 export interface ApiModuleOptions {
@@ -55,7 +55,9 @@ export class ApiModule {
         AutoscalingModule,
         AuditLogModule,
         SpendGuardsModule,
-        ...(runWorker ? [TfaDeliveryWorkerModule, AccountSecurityWorkerWithTfaModule] : []),
+        ...(runWorker
+          ? [TfaDeliveryWorkerModule, AccountSecurityWorkerWithTfaModule, WebhooksWorkerModule]
+          : []),
       ],
       providers: [
         // Order matters: permissions and the rate limit read the principal that

@@ -1,4 +1,4 @@
-export { SpendGuardsModule, SpendGuardsWorkerModule } from './spend-guards.module';
+export { SpendGuardsModule, WebhooksWorkerModule } from './spend-guards.module';
 export { WebhookOutbox, type WebhookEvent } from './application/ports/webhook-outbox.port';
 export {
   verifyWebhookSignature,

@@ -53,7 +53,7 @@ export class SpendGuardsModule {
 }
 
 /**
- * The spend guards' jobs on messaging's worker: the attempts of webhook deliveries and the
+ * Webhooks on messaging's worker: the attempts of deliveries and the
  * sweep of deliveries still pending without a job; in apps/worker and, unless
  * RUN_WORKER=false, the api.
  */
@@ -61,7 +61,7 @@ export class SpendGuardsModule {
   imports: [WebhooksInfrastructureModule, MessagingWorkerModule],
   providers: [DeliverWebhookUseCase, SweepWebhookDeliveriesUseCase],
 })
-export class SpendGuardsWorkerModule implements OnModuleInit {
+export class WebhooksWorkerModule implements OnModuleInit {
   constructor(
     private readonly handlers: MessageHandlers,
     private readonly deliverWebhook: DeliverWebhookUseCase,

@@ -98,8 +98,7 @@ export function verifyWebhookSignature(input: {
     return 'stale_timestamp';
   const expected = Buffer.from(webhookSignature(input.secret, timestamp, input.rawBody));
   const given = Buffer.from(input.signature ?? '');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected))
-    return 'bad_signature';
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'bad_signature';
   return 'valid';
 }
 

@@ -30,7 +30,10 @@ export class CreateWebhookRequestDto {
   @IsString({ each: true })
   events?: string[];
 
-  @ApiPropertyOptional({ example: 'budget alerts to the on-call bot', maxLength: WEBHOOK_DESCRIPTION_MAX_LENGTH })
+  @ApiPropertyOptional({
+    example: 'budget alerts to the on-call bot',
+    maxLength: WEBHOOK_DESCRIPTION_MAX_LENGTH,
+  })
   @IsOptional()
   @IsString()
   description?: string;

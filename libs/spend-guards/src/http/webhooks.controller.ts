@@ -48,7 +48,9 @@ const StrictBody = strictBody((message) => new SpendGuardsError('bad_request', m
 /** Documents a route's failures from the codes it can raise. */
 const ApiWebhookErrors = errorResponsesOf(SPEND_GUARDS_ERRORS, ErrorEnvelopeDto);
 
-const TOO_FREQUENT = { description: '{"detail": "API requests too frequent endpoint threshold=..."}' };
+const TOO_FREQUENT = {
+  description: '{"detail": "API requests too frequent endpoint threshold=..."}',
+};
 
 /** The owner of the caller's webhooks: the team in a team's context, else the user. */
 function ownerOf(principal: Principal): number {

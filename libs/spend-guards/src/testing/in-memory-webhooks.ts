@@ -13,11 +13,7 @@ import {
   WebhookTarget,
 } from '../application/ports/webhook.repository.port';
 import { Webhook } from '../domain/webhook';
-import {
-  WebhookAttemptResult,
-  WebhookDelivery,
-  WebhookPayload,
-} from '../domain/webhook-delivery';
+import { WebhookAttemptResult, WebhookDelivery, WebhookPayload } from '../domain/webhook-delivery';
 
 type StoredWebhook = Webhook & { secretCiphertext: string };
 

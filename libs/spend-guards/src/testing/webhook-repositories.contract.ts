@@ -42,7 +42,9 @@ export function webhookRepositoriesContract(
 
   it("lists and counts an owner's endpoints only, oldest first", async () => {
     const owner = subject.owner + 1_000;
-    const second = await subject.webhooks.insert(testWebhook({ ownerKey: owner, createdAt: AT(9) }));
+    const second = await subject.webhooks.insert(
+      testWebhook({ ownerKey: owner, createdAt: AT(9) }),
+    );
     const first = await subject.webhooks.insert(testWebhook({ ownerKey: owner, createdAt: AT(2) }));
     await subject.webhooks.insert(testWebhook({ ownerKey: subject.stranger }));
     expect((await subject.webhooks.listByOwner(owner)).map((row) => row.id)).toEqual([

@@ -1,4 +1,8 @@
-import { WebhookAttemptResult, WebhookDelivery, WebhookPayload } from '../../domain/webhook-delivery';
+import {
+  WebhookAttemptResult,
+  WebhookDelivery,
+  WebhookPayload,
+} from '../../domain/webhook-delivery';
 
 /** A pending delivery as its attempt reads it: the payload to post and the endpoint. */
 export interface PendingWebhookDelivery {

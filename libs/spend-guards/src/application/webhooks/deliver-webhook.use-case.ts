@@ -65,6 +65,8 @@ export class DeliverWebhookUseCase {
       this.logger.warn(
         `webhook delivery ${delivery.id} failed after ${attempt.attempt} attempts: ${attemptError(result)}`,
       );
-    throw new Error(`webhook delivery ${delivery.id} attempt ${attempt.attempt}: ${attemptError(result)}`);
+    throw new Error(
+      `webhook delivery ${delivery.id} attempt ${attempt.attempt}: ${attemptError(result)}`,
+    );
   }
 }

@@ -12,8 +12,6 @@ describe('ListWebhookDeliveriesUseCase', () => {
       second.id,
       first.id,
     ]);
-    expect((await rejection(listDeliveries.execute(8, webhook.id))).code).toBe(
-      'webhook_not_found',
-    );
+    expect((await rejection(listDeliveries.execute(8, webhook.id))).code).toBe('webhook_not_found');
   });
 });

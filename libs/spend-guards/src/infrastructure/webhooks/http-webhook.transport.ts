@@ -4,10 +4,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { Injectable } from '@nestjs/common';
 import { tracedProviderCall } from '@app/platform';
-import {
-  WebhookRequest,
-  WebhookTransport,
-} from '../../application/ports/webhook-transport.port';
+import { WebhookRequest, WebhookTransport } from '../../application/ports/webhook-transport.port';
 import { isPublicAddress } from '../../domain/webhook';
 import { WebhookAttemptResult } from '../../domain/webhook-delivery';
 import { WebhookSettings } from '../../domain/webhook-settings';
@@ -52,9 +49,7 @@ function describeFailure(code: string | undefined, timeoutMs: number): string {
     case 'ENETUNREACH':
       return 'host unreachable';
     default:
-      return code && /^[A-Z0-9_]{1,40}$/.test(code)
-        ? `request failed (${code})`
-        : 'request failed';
+      return code && /^[A-Z0-9_]{1,40}$/.test(code) ? `request failed (${code})` : 'request failed';
   }
 }
 
@@ -70,8 +65,10 @@ export class HttpWebhookTransport extends WebhookTransport {
   }
 
   post(request: WebhookRequest): Promise<WebhookAttemptResult> {
-    return tracedProviderCall('webhook.post', { 'webhook.timeout_ms': this.settings.timeoutMs }, () =>
-      this.attempt(request),
+    return tracedProviderCall(
+      'webhook.post',
+      { 'webhook.timeout_ms': this.settings.timeoutMs },
+      () => this.attempt(request),
     );
   }
 
