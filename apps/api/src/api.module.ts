@@ -21,7 +21,7 @@ import {
   RateLimitGuard,
   WriteConcurrencyGuard,
 } from '@app/platform';
-import { SpendGuardsModule, WebhooksWorkerModule } from '@app/spend-guards';
+import { BudgetsWorkerModule, SpendGuardsModule, WebhooksWorkerModule } from '@app/spend-guards';
 import { DrainOnShutdown } from './drain-on-shutdown';
 
 export interface ApiModuleOptions {
@@ -56,7 +56,12 @@ export class ApiModule {
         AuditLogModule,
         SpendGuardsModule,
         ...(runWorker
-          ? [TfaDeliveryWorkerModule, AccountSecurityWorkerWithTfaModule, WebhooksWorkerModule]
+          ? [
+              TfaDeliveryWorkerModule,
+              AccountSecurityWorkerWithTfaModule,
+              BudgetsWorkerModule.withAccounts(AccountsWithTfaModule),
+              WebhooksWorkerModule,
+            ]
           : []),
       ],
       providers: [

@@ -9,6 +9,7 @@ import {
 } from '@app/identity-tfa';
 import { MarketplaceVolumesModule } from '@app/marketplace-volumes';
 import { Environment, PlatformModule } from '@app/platform';
+import { SpendGuardsModule } from '@app/spend-guards';
 
 /** Every context, no HTTP: operator commands and fixtures run against the same code as the api. */
 @Module({})
@@ -27,6 +28,8 @@ export class ManageModule {
         MarketplaceVolumesModule,
         AutoscalingModule,
         AuditLogModule,
+        // Budgets are evaluated after a fixtures load writes charges (billing's ChargesWritten).
+        SpendGuardsModule,
       ],
     };
   }

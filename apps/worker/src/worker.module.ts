@@ -5,7 +5,7 @@ import {
   TfaDeliveryWorkerModule,
 } from '@app/identity-tfa';
 import { Environment, PlatformModule } from '@app/platform';
-import { WebhooksWorkerModule } from '@app/spend-guards';
+import { BudgetsWorkerModule, WebhooksWorkerModule } from '@app/spend-guards';
 
 /** BullMQ processors only; scales independently of the api. */
 @Module({})
@@ -19,6 +19,7 @@ export class WorkerModule {
         AccountsWithTfaModule,
         TfaDeliveryWorkerModule,
         AccountSecurityWorkerWithTfaModule,
+        BudgetsWorkerModule.withAccounts(AccountsWithTfaModule),
         WebhooksWorkerModule,
       ],
     };

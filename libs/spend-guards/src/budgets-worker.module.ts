@@ -54,10 +54,10 @@ export class BudgetsWorkerModule implements OnModuleInit {
       everySeconds: this.settings.alertRetrySeconds,
       run: () => this.sweepMails.execute(),
     });
-    // The write path's safety net: every owner with a budget, evaluated again. What it
-    // answers is the alerts it created (logged when not 0).
+    // The write path's safety net: every owner with a budget, evaluated again. It answers
+    // how many alerts it found (their mails queued), logged when not 0.
     this.handlers.sweep({
-      what: 'budget alerts created by the budget sweep',
+      what: 'mails of budget alerts the budget sweep found',
       everySeconds: this.settings.sweepSeconds,
       run: () => this.sweepBudgets.execute(),
     });

@@ -1,4 +1,5 @@
 export { SpendGuardsModule, WebhooksWorkerModule } from './spend-guards.module';
+export { BudgetsWorkerModule } from './budgets-worker.module';
 export { WebhookOutbox, type WebhookEvent } from './application/ports/webhook-outbox.port';
 export {
   verifyWebhookSignature,

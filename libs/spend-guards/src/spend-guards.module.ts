@@ -1,12 +1,19 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { MessageHandlers, MessagingWorkerModule } from '@app/messaging';
 import { ErrorCatalog, RateLimitRegistry } from '@app/platform';
-import { CreateBudgetUseCase } from './application/create-budget.use-case';
-import { BudgetRepository } from './application/ports/budget.repository.port';
+import { EvaluateBudgetsUseCase } from './application/alerts/evaluate-budgets.use-case';
+import { ListBudgetAlertsUseCase } from './application/alerts/list-budget-alerts.use-case';
+import { BudgetInput } from './application/budgets/budget-input.service';
+import { CreateBudgetUseCase } from './application/budgets/create-budget.use-case';
+import { DeleteBudgetUseCase } from './application/budgets/delete-budget.use-case';
+import { GetBudgetUseCase } from './application/budgets/get-budget.use-case';
+import { ListBudgetsUseCase } from './application/budgets/list-budgets.use-case';
+import { UpdateBudgetUseCase } from './application/budgets/update-budget.use-case';
 import { SPEND_GUARDS_ERRORS } from './domain/errors';
-import { SpendGuardsController } from './http/spend-guards.controller';
+import { BudgetsController } from './http/budgets.controller';
 import { SPEND_GUARDS_RATE_LIMITS } from './http/rate-limits';
-import { PostgresBudgetRepository } from './infrastructure/persistence/postgres-budget.repository';
+import { BudgetsOnChargesWritten } from './infrastructure/billing/budgets-on-charges-written';
+import { BudgetsInfrastructureModule } from './infrastructure/budgets-infrastructure.module';
 import {
   WEBHOOK_DELIVERY_JOB,
   WebhookDeliveryJob,
@@ -26,13 +33,12 @@ import { WebhookSettings } from './domain/webhook-settings';
 import { WebhooksController } from './http/webhooks.controller';
 import { WebhooksInfrastructureModule } from './infrastructure/webhooks/webhooks-infrastructure.module';
 
-/** SpendGuards: the budgets of a user. */
+/** Spend guards: budgets of an owner and their alerts, webhook endpoints and their deliveries. */
 @Module({
   // The webhook ports, WebhookOutbox among them, are bound by WebhooksInfrastructureModule.
-  imports: [WebhooksInfrastructureModule],
-  controllers: [SpendGuardsController, WebhooksController],
+  imports: [WebhooksInfrastructureModule, BudgetsInfrastructureModule],
+  controllers: [BudgetsController, WebhooksController],
   providers: [
-    { provide: BudgetRepository, useClass: PostgresBudgetRepository },
     OwnedWebhooks,
     CreateWebhookUseCase,
     ListWebhooksUseCase,
@@ -42,7 +48,15 @@ import { WebhooksInfrastructureModule } from './infrastructure/webhooks/webhooks
     SendTestEventUseCase,
     ListWebhookDeliveriesUseCase,
     ResendWebhookDeliveryUseCase,
+    BudgetInput,
     CreateBudgetUseCase,
+    ListBudgetsUseCase,
+    GetBudgetUseCase,
+    UpdateBudgetUseCase,
+    DeleteBudgetUseCase,
+    ListBudgetAlertsUseCase,
+    EvaluateBudgetsUseCase,
+    BudgetsOnChargesWritten,
   ],
 })
 export class SpendGuardsModule {

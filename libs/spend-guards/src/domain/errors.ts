@@ -2,6 +2,12 @@ import { defineErrors, DomainError, PlatformErrorCode } from '@app/platform';
 
 export const SPEND_GUARDS_ERRORS = defineErrors({
   budget_name_invalid: { status: 400 },
+  budget_amount_invalid: { status: 400 },
+  budget_period_invalid: { status: 400 },
+  budget_thresholds_invalid: { status: 400 },
+  budget_scope_invalid: { status: 400 },
+  budget_limit_reached: { status: 400 },
+  budget_not_found: { status: 404, wireCode: 'not_found' },
   webhook_url_invalid: { status: 400 },
   webhook_events_invalid: { status: 400 },
   webhook_description_invalid: { status: 400 },

@@ -2,6 +2,7 @@
 export * from './spend-guards-kit';
 export * from './budget-repository.contract';
 export * from './in-memory-budgets';
+export * from './in-memory-budget-alerts';
 export * from './in-memory-webhook-outbox';
 export * from './in-memory-webhooks';
 export * from './webhook-repositories.contract';

@@ -1,4 +1,4 @@
-import { ManualClock, SnapshotUnitOfWork } from '@app/platform/testing';
+import { ManualClock, RecordingMetrics, SnapshotUnitOfWork } from '@app/platform/testing';
 import { EvaluateBudgetsUseCase } from '../application/alerts/evaluate-budgets.use-case';
 import { ListBudgetAlertsUseCase } from '../application/alerts/list-budget-alerts.use-case';
 import { SweepBudgetsUseCase } from '../application/alerts/sweep-budgets.use-case';
@@ -48,7 +48,17 @@ export function budgetsKit(clock = new ManualClock(Date.UTC(2026, 0, 2, 3, 4, 5)
   const uow = new SnapshotUnitOfWork();
   uow.join(budgets, alerts);
   const input = new BudgetInput();
-  const evaluate = new EvaluateBudgetsUseCase(budgets, alerts, spend, mails, webhooks, uow, clock);
+  const metrics = new RecordingMetrics();
+  const evaluate = new EvaluateBudgetsUseCase(
+    budgets,
+    alerts,
+    spend,
+    mails,
+    webhooks,
+    uow,
+    clock,
+    metrics,
+  );
   return {
     clock,
     budgets,
@@ -58,6 +68,7 @@ export function budgetsKit(clock = new ManualClock(Date.UTC(2026, 0, 2, 3, 4, 5)
     webhooks,
     recipients,
     settings,
+    metrics,
     uow,
     create: new CreateBudgetUseCase(budgets, input, uow, clock),
     list: new ListBudgetsUseCase(budgets),
@@ -66,7 +77,7 @@ export function budgetsKit(clock = new ManualClock(Date.UTC(2026, 0, 2, 3, 4, 5)
     remove: new DeleteBudgetUseCase(budgets),
     listAlerts: new ListBudgetAlertsUseCase(budgets, alerts),
     evaluate,
-    sweep: new SweepBudgetsUseCase(budgets, evaluate),
+    sweep: new SweepBudgetsUseCase(budgets, evaluate, metrics),
   };
 }
 

@@ -6,7 +6,9 @@ export type CounterName =
   | 'code_delivery_failures_total'
   | 'rate_limit_refusals_total'
   | 'concurrency_refusals_total'
-  | 'charges_export_cuts_total';
+  | 'charges_export_cuts_total'
+  | 'budget_sweep_passes_total'
+  | 'budget_alerts_total';
 
 export abstract class Metrics {
   abstract increment(name: CounterName, labels?: Record<string, string>, by?: number): void;

@@ -41,6 +41,14 @@ const COUNTERS: Record<CounterName, { help: string; labelNames: string[] }> = {
     help: 'Charges exports cut short: a client that stopped reading (stalled) or past the wall-clock bound (deadline)',
     labelNames: ['reason'],
   },
+  budget_sweep_passes_total: {
+    help: "Passes of the worker's budget sweep (every owner's budgets evaluated)",
+    labelNames: [],
+  },
+  budget_alerts_total: {
+    help: 'Budget thresholds crossed (alert rows made), by what evaluated them',
+    labelNames: ['trigger'],
+  },
 };
 
 /**

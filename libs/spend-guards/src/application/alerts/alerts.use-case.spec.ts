@@ -121,6 +121,8 @@ describe('SweepBudgetsUseCase', () => {
     kit.spend.set(-3, '50.000');
     expect(await kit.sweep.execute()).toBe(4);
     expect(await kit.sweep.execute()).toBe(0);
+    expect(kit.metrics.total('budget_alerts_total', { trigger: 'sweep' })).toBe(4);
+    expect(kit.metrics.total('budget_sweep_passes_total')).toBe(2);
     kit.spend.failing = new Error('billing away');
     expect(await kit.sweep.execute()).toBe(0);
   });

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock, UnitOfWork } from '@app/platform';
+import { Clock, Metrics, UnitOfWork } from '@app/platform';
 import { periodAt } from '../../domain/budget-period';
 import {
   alertEventId,
@@ -35,11 +35,15 @@ export class EvaluateBudgetsUseCase {
     private readonly webhooks: WebhookOutbox,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly metrics: Metrics,
   ) {}
 
-  /** The alerts this evaluation created (none when another had already). */
-  async execute(ownerKey: number): Promise<BudgetAlert[]> {
-    return this.uow.run(async () => {
+  /**
+   * The alerts this evaluation created (none when another had already). `trigger` only
+   * labels the count of alerts (budget_alerts_total).
+   */
+  async execute(ownerKey: number, trigger: 'write' | 'sweep' = 'write'): Promise<BudgetAlert[]> {
+    const created = await this.uow.run(async () => {
       await this.budgets.lockOwner(ownerKey);
       const created: BudgetAlert[] = [];
       const deliveries: string[] = [];
@@ -71,6 +75,8 @@ export class EvaluateBudgetsUseCase {
       if (created.length > 0) this.uow.afterCommit(() => this.announce(created, deliveries));
       return created;
     });
+    if (created.length > 0) this.metrics.increment('budget_alerts_total', { trigger }, created.length);
+    return created;
   }
 
   private async announce(created: BudgetAlert[], deliveries: string[]): Promise<void> {

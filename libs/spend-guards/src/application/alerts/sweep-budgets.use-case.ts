@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { Metrics } from '@app/platform';
 import { BudgetRepository } from '../ports/budget.repository.port';
 import { EvaluateBudgetsUseCase } from './evaluate-budgets.use-case';
 
@@ -16,17 +17,19 @@ export class SweepBudgetsUseCase {
   constructor(
     private readonly budgets: BudgetRepository,
     private readonly evaluate: EvaluateBudgetsUseCase,
+    private readonly metrics: Metrics,
   ) {}
 
   async execute(): Promise<number> {
     let created = 0;
     for (const ownerKey of await this.budgets.ownerKeys()) {
       try {
-        created += (await this.evaluate.execute(ownerKey)).length;
+        created += (await this.evaluate.execute(ownerKey, 'sweep')).length;
       } catch (error) {
         this.logger.warn(`budgets of owner ${ownerKey} not evaluated: ${(error as Error).message}`);
       }
     }
+    this.metrics.increment('budget_sweep_passes_total');
     return created;
   }
 }
