@@ -90,6 +90,7 @@ import { ListTeamRolesUseCase } from './application/teams/list-team-roles.use-ca
 import { UpdateTeamRoleUseCase } from './application/teams/update-team-role.use-case';
 import { RemoveTeamRoleUseCase } from './application/teams/remove-team-role.use-case';
 import { TeamContacts } from './application/teams/team-contacts.service';
+import { ChangeUserSettingsUseCase } from './application/users/change-user-settings.use-case';
 
 /** The database index of a Redis URL: pub/sub channels are shared by all of a server's databases. */
 function redisDatabase(url: string): number {
@@ -182,6 +183,7 @@ function redisDatabase(url: string): number {
     AuthenticateBearerUseCase,
     { provide: CredentialVerifier, useExisting: AuthenticateBearerUseCase },
     GetCurrentUserUseCase,
+    ChangeUserSettingsUseCase,
     CreateUserUseCase,
     CreateApiKeyUseCase,
     PasswordLoginUseCase,

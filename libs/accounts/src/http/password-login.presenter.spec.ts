@@ -14,6 +14,8 @@ const user: User = {
   credit: 0,
   balance: 0,
   smsFraudFlaggedAt: null,
+  balanceThreshold: 0,
+  balanceThresholdEnabled: false,
   createdAt: new Date(1_700_000_000_500),
 };
 

@@ -19,6 +19,8 @@ export function presentUser(user: User): UserResponseDto {
     tfa_status: user.tfaStatus,
     credit: user.credit,
     balance: user.balance,
+    balance_threshold: user.balanceThreshold,
+    balance_threshold_enabled: user.balanceThresholdEnabled,
     created_at: Math.floor(user.createdAt.getTime() / 1000),
   };
 }

@@ -14,5 +14,9 @@ export class UserResponseDto {
   @ApiProperty({ enum: ['enabled', 'disabled', 'legacy'] }) tfa_status: string;
   @ApiProperty() credit: number;
   @ApiProperty() balance: number;
+  @ApiProperty({ description: 'the low-balance threshold, dollars (set with PUT /api/v0/users/)' })
+  balance_threshold: number;
+  @ApiProperty({ description: 'whether the low-balance threshold is on' })
+  balance_threshold_enabled: boolean;
   @ApiProperty({ description: 'unix seconds' }) created_at: number;
 }

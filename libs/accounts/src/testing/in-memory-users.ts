@@ -5,7 +5,7 @@ import {
   UserWithPassword,
 } from '../application/ports/user.repository.port';
 import { AccountsError } from '../domain/errors';
-import { TfaStatus, User } from '../domain/user';
+import { TfaStatus, User, UserSettingsChange } from '../domain/user';
 import { InMemoryCredentialCache } from './in-memory-credential-cache';
 
 /**
@@ -38,6 +38,8 @@ export class InMemoryUserRepository extends UserRepository {
       credit: 0,
       balance: 0,
       smsFraudFlaggedAt: null,
+      balanceThreshold: 0,
+      balanceThresholdEnabled: false,
       createdAt: new Date(0),
       ...partial,
     };
@@ -87,6 +89,13 @@ export class InMemoryUserRepository extends UserRepository {
     if (row && row.passwordHash === expected) row.passwordHash = hash;
   }
 
+  async changeSettings(userId: number, change: UserSettingsChange): Promise<User | null> {
+    const row = this.rows.get(userId);
+    if (!row) return null;
+    row.user = { ...row.user, ...change };
+    return { ...row.user };
+  }
+
   private store(id: number, user: NewUser, replaced: User | null): User {
     const taken = (value: string | null | undefined, of: (other: User) => string | null) =>
       value != null &&
@@ -113,6 +122,8 @@ export class InMemoryUserRepository extends UserRepository {
       credit: user.credit ?? 0,
       balance: user.credit ?? 0,
       smsFraudFlaggedAt: replaced?.smsFraudFlaggedAt ?? null,
+      balanceThreshold: replaced?.balanceThreshold ?? 0,
+      balanceThresholdEnabled: replaced?.balanceThresholdEnabled ?? false,
       createdAt: replaced?.createdAt ?? this.now(),
     };
     this.rows.set(id, { user: stored, passwordHash: user.passwordHash ?? null });

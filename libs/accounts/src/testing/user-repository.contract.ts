@@ -44,6 +44,8 @@ export function userRepositoryContract(setup: () => Promise<UserRepositorySubjec
       credit: 0,
       balance: 0,
       smsFraudFlaggedAt: null,
+      balanceThreshold: 0,
+      balanceThresholdEnabled: false,
       createdAt: expect.any(Date),
     });
     expect(await users.findById(created.id)).toEqual(created);
@@ -140,5 +142,17 @@ export function userRepositoryContract(setup: () => Promise<UserRepositorySubjec
     expect((await users.findByLogin(email('rehash')))!.passwordHash).toBe('old-hash');
     await users.replacePasswordHash(id, 'old-hash', 'new-hash');
     expect((await users.findByLogin(email('rehash')))!.passwordHash).toBe('new-hash');
+  });
+
+  it('changes the low-balance settings given, keeps the others, and keeps them across a fixture upsert', async () => {
+    const created = await users.create({ email: email('threshold') });
+    const changed = await users.changeSettings(created.id, { balanceThreshold: 12.5 });
+    expect(changed).toEqual({ ...created, balanceThreshold: 12.5 });
+    const enabled = await users.changeSettings(created.id, { balanceThresholdEnabled: true });
+    expect(enabled).toEqual({ ...created, balanceThreshold: 12.5, balanceThresholdEnabled: true });
+    expect(await users.findById(created.id)).toEqual(enabled);
+    expect(await users.changeSettings(999_999_999, { balanceThreshold: 1 })).toBeNull();
+    const replaced = await users.upsert({ id: created.id, email: email('threshold') });
+    expect(replaced).toMatchObject({ balanceThreshold: 12.5, balanceThresholdEnabled: true });
   });
 }

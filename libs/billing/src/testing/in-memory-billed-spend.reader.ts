@@ -1,7 +1,4 @@
-import {
-  BilledSpendQuery,
-  BilledSpendReader,
-} from '../application/ports/billed-spend.reader.port';
+import { BilledSpendQuery, BilledSpendReader } from '../application/ports/billed-spend.reader.port';
 import { contractOwnerKey } from '../domain/contract';
 import { billedSum, InMemoryContracts } from './in-memory-contracts';
 

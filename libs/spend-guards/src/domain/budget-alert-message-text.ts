@@ -48,7 +48,7 @@ export function budgetAlertContent(brand: string, notice: BudgetAlertNotice): Em
     `of $${alert.amount} this ${PERIOD_NAMES[budget.period]} ` +
     `(${utcDay(alert.periodStart)} to ${utcDay(lastDay)}, UTC).`;
   const footer =
-    'Spent is the sum of the billed amounts of the period\'s charges, as the charges statement shows them. ' +
+    "Spent is the sum of the billed amounts of the period's charges, as the charges statement shows them. " +
     'Change or delete the budget with `gpumkt budgets update` or `gpumkt budgets delete`.';
   return {
     subject: headline,

@@ -23,7 +23,10 @@ export function thresholdReached(amount: string, spent: string, threshold: numbe
 }
 
 /** The budget's thresholds that `spent` has reached, ascending. */
-export function crossedThresholds(budget: Pick<Budget, 'amount' | 'thresholds'>, spent: string): number[] {
+export function crossedThresholds(
+  budget: Pick<Budget, 'amount' | 'thresholds'>,
+  spent: string,
+): number[] {
   return budget.thresholds.filter((threshold) => thresholdReached(budget.amount, spent, threshold));
 }
 

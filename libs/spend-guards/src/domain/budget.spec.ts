@@ -93,7 +93,9 @@ describe('periodProblem and scopeProblem', () => {
     expect(scopeProblem({ label: 'a\tb' })).toBe('label must not contain control characters');
     expect(scopeProblem({ endpointId: 0 })).toBe('endpoint_id must be a positive integer');
     expect(scopeProblem({ workergroupId: '7' })).toBe('workergroup_id must be a positive integer');
-    expect(scopeProblem({ workergroupId: 2 ** 31 })).toBe('workergroup_id must be a positive integer');
+    expect(scopeProblem({ workergroupId: 2 ** 31 })).toBe(
+      'workergroup_id must be a positive integer',
+    );
   });
 });
 

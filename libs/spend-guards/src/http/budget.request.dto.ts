@@ -18,7 +18,10 @@ export class CreateBudgetRequestDto {
   @Allow()
   amount: unknown;
 
-  @ApiProperty({ enum: ['day', 'week', 'month'], description: 'UTC calendar periods, weeks from Monday' })
+  @ApiProperty({
+    enum: ['day', 'week', 'month'],
+    description: 'UTC calendar periods, weeks from Monday',
+  })
   @Allow()
   period: unknown;
 
@@ -30,15 +33,27 @@ export class CreateBudgetRequestDto {
   @IsOptional()
   thresholds?: unknown;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: "only charges of contracts with this label" })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'only charges of contracts with this label',
+  })
   @IsOptional()
   label?: unknown;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, description: 'only charges of this endpoint' })
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    description: 'only charges of this endpoint',
+  })
   @IsOptional()
   endpoint_id?: unknown;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, description: 'only charges of this workergroup' })
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    description: 'only charges of this workergroup',
+  })
   @IsOptional()
   workergroup_id?: unknown;
 }

@@ -22,7 +22,8 @@ function notNull(body: object, name: string): void {
 
 function text(value: unknown, name: string): string | null | undefined {
   if (value === undefined || value === null) return value;
-  if (typeof value !== 'string') throw new SpendGuardsError('bad_request', `${name} must be a string`);
+  if (typeof value !== 'string')
+    throw new SpendGuardsError('bad_request', `${name} must be a string`);
   return value;
 }
 
@@ -61,6 +62,9 @@ export function updateBudgetFields(body: UpdateBudgetRequestDto): BudgetFieldsIn
     ...scopeOf(body),
   };
   if (Object.values(fields).every((value) => value === undefined))
-    throw new SpendGuardsError('bad_request', 'nothing to change: give name, amount, thresholds or a scope key');
+    throw new SpendGuardsError(
+      'bad_request',
+      'nothing to change: give name, amount, thresholds or a scope key',
+    );
   return fields;
 }

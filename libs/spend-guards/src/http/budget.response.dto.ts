@@ -47,16 +47,25 @@ export class BudgetStatusDto {
   @ApiProperty({ example: 1767225600, description: 'epoch seconds of the UTC midnight it starts' })
   period_start: number;
 
-  @ApiProperty({ example: 1769904000, description: 'epoch seconds of the UTC midnight it ends (excluded)' })
+  @ApiProperty({
+    example: 1769904000,
+    description: 'epoch seconds of the UTC midnight it ends (excluded)',
+  })
   period_end: number;
 
-  @ApiProperty({ example: '120.500', description: "the sum of the billed amounts of the period's charges in scope" })
+  @ApiProperty({
+    example: '120.500',
+    description: "the sum of the billed amounts of the period's charges in scope",
+  })
   spent: string;
 
   @ApiProperty({ example: '129.500', description: 'amount - spent (negative once overspent)' })
   remaining: string;
 
-  @ApiProperty({ example: '240.000', description: 'spent extended linearly to the end of the period' })
+  @ApiProperty({
+    example: '240.000',
+    description: 'spent extended linearly to the end of the period',
+  })
   forecast: string;
 
   @ApiProperty({ enum: ['linear'] })

@@ -24,11 +24,7 @@ import { ListBudgetsUseCase } from '../application/budgets/list-budgets.use-case
 import { UpdateBudgetUseCase } from '../application/budgets/update-budget.use-case';
 import { ListBudgetAlertsUseCase } from '../application/alerts/list-budget-alerts.use-case';
 import { SpendGuardsError, SPEND_GUARDS_ERRORS } from '../domain/errors';
-import {
-  presentBudget,
-  presentBudgetAlert,
-  presentBudgetWithStatus,
-} from './budget.presenter';
+import { presentBudget, presentBudgetAlert, presentBudgetWithStatus } from './budget.presenter';
 import { CreateBudgetRequestDto, UpdateBudgetRequestDto } from './budget.request.dto';
 import { createBudgetFields, parseBudgetId, updateBudgetFields } from './budget.request';
 import {
@@ -54,7 +50,9 @@ const FIELD_CODES = [
   'budget_scope_invalid',
 ] as const;
 
-const TOO_FREQUENT = { description: '{"detail": "API requests too frequent endpoint threshold=..."}' };
+const TOO_FREQUENT = {
+  description: '{"detail": "API requests too frequent endpoint threshold=..."}',
+};
 
 /**
  * Budgets of the caller's owner (a team in its context, else the user; docs/spend-guards.md):

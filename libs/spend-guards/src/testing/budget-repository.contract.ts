@@ -160,9 +160,9 @@ export function budgetRepositoryContract(setup: () => Promise<BudgetRepositorySu
     const pending = await subject.alerts.pendingMailSince(new Date(Date.UTC(2020, 0, 3)), 1000);
     expect(pending.indexOf(older.id)).toBeLessThan(pending.indexOf(newer.id));
     expect(pending.indexOf(older.id)).toBeGreaterThanOrEqual(0);
-    expect(await subject.alerts.pendingMailSince(new Date(Date.UTC(2020, 0, 2)), 1000)).not.toContain(
-      newer.id,
-    );
+    expect(
+      await subject.alerts.pendingMailSince(new Date(Date.UTC(2020, 0, 2)), 1000),
+    ).not.toContain(newer.id);
     const at = new Date(Date.UTC(2026, 0, 5));
     expect(await subject.alerts.markMailSent(older.id, at)).toBe(true);
     expect(await subject.alerts.markMailSent(older.id, at)).toBe(false);

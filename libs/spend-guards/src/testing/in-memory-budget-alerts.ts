@@ -84,7 +84,10 @@ export class InMemoryBudgetAlertRepository extends BudgetAlertRepository impleme
     return [...this.live()]
       .filter((row) => !row.mailSentAt && !row.mailAbandonedAt)
       .filter((row) => row.alert.createdAt.getTime() < createdBefore.getTime())
-      .sort((a, b) => a.alert.createdAt.getTime() - b.alert.createdAt.getTime() || a.alert.id - b.alert.id)
+      .sort(
+        (a, b) =>
+          a.alert.createdAt.getTime() - b.alert.createdAt.getTime() || a.alert.id - b.alert.id,
+      )
       .slice(0, limit)
       .map((row) => row.alert.id);
   }

@@ -1,4 +1,4 @@
-import { TfaStatus, User } from '../../domain/user';
+import { TfaStatus, User, UserSettingsChange } from '../../domain/user';
 
 export interface NewUser {
   id?: number;
@@ -28,4 +28,6 @@ export abstract class UserRepository {
   abstract setSmsFraudFlag(userId: number, flaggedAt: Date | null): Promise<boolean>;
   /** Replaces the password hash of a user that has one (a rehash with today's parameters). */
   abstract replacePasswordHash(userId: number, expected: string, hash: string): Promise<void>;
+  /** Applies the settings given; the user as it now is, or null when there is none. */
+  abstract changeSettings(userId: number, change: UserSettingsChange): Promise<User | null>;
 }

@@ -7,7 +7,7 @@ import {
   UserWithPassword,
 } from '../../application/ports/user.repository.port';
 import { AccountsError } from '../../domain/errors';
-import { TfaStatus, User } from '../../domain/user';
+import { TfaStatus, User, UserSettingsChange } from '../../domain/user';
 import { toUser, USER_COLUMNS, USER_WRITE_COLUMNS, UserRow, userWriteParams } from './user.mapper';
 
 const UNIQUE_VIOLATION = '23505';
@@ -98,6 +98,18 @@ export class PostgresUserRepository extends UserRepository {
   }
 
   /** An email or username another user has (case-insensitive) is the caller's mistake. */
+  async changeSettings(userId: number, change: UserSettingsChange): Promise<User | null> {
+    const [row] = await this.tx.rows<UserRow>(
+      `UPDATE users SET
+          balance_threshold = coalesce($2::numeric, balance_threshold),
+          balance_threshold_enabled = coalesce($3::boolean, balance_threshold_enabled)
+        WHERE id = $1
+        RETURNING ${USER_COLUMNS}`,
+      [userId, change.balanceThreshold ?? null, change.balanceThresholdEnabled ?? null],
+    );
+    return row ? toUser(row) : null;
+  }
+
   private async write(user: NewUser, sql: string, params: unknown[]): Promise<UserRow[]> {
     try {
       return await this.tx.rows<UserRow>(sql, params);

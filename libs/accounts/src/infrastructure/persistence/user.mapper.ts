@@ -16,12 +16,15 @@ export interface UserRow {
   credit: string | null;
   balance: string | null;
   sms_fraud_flagged_at: Date | null;
+  balance_threshold: string;
+  balance_threshold_enabled: boolean;
   created_at: Date;
 }
 
 /** Every column of a User, and the hash (read only where a password is checked). */
 export const USER_COLUMNS = `id, email, username, full_name, email_verified_at, is_admin,
-  phone_number, tfa_enabled, tfa_status, credit, balance, sms_fraud_flagged_at, created_at`;
+  phone_number, tfa_enabled, tfa_status, credit, balance, sms_fraud_flagged_at,
+  balance_threshold, balance_threshold_enabled, created_at`;
 
 export function toUser(row: UserRow): User {
   return {
@@ -37,6 +40,8 @@ export function toUser(row: UserRow): User {
     credit: row.credit === null ? 0 : Number(row.credit),
     balance: row.balance === null ? 0 : Number(row.balance),
     smsFraudFlaggedAt: row.sms_fraud_flagged_at,
+    balanceThreshold: Number(row.balance_threshold),
+    balanceThresholdEnabled: row.balance_threshold_enabled,
     createdAt: row.created_at,
   };
 }

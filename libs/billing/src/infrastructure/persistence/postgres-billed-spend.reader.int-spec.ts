@@ -25,7 +25,7 @@ describe('ChargesWritten on the write path (real PostgreSQL)', () => {
 
   afterAll(() => database.close());
 
-  it("announces the owner once the write committed, its charges visible; a failing listener fails nothing", async () => {
+  it('announces the owner once the write committed, its charges visible; a failing listener fails nothing', async () => {
     const written = new ChargesWritten();
     const repository = new PostgresContractRepository(database.tx, written);
     const reader = new PostgresBilledSpendReader(database.tx);

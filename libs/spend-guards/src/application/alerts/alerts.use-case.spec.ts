@@ -190,10 +190,12 @@ describe('DeliverBudgetAlertUseCase', () => {
       { userId: 8, email: 'manager@example.test' },
     ]);
     expect(await deliver.execute({ alertId: alert.id }, first)).toBe('sent');
-    expect(provider.attempts.map((a) => [a.message.destination, a.message.idempotencyKey])).toEqual([
-      ['owner@example.test', `budget-alert-${alert.id}-to-7`],
-      ['manager@example.test', `budget-alert-${alert.id}-to-8`],
-    ]);
+    expect(provider.attempts.map((a) => [a.message.destination, a.message.idempotencyKey])).toEqual(
+      [
+        ['owner@example.test', `budget-alert-${alert.id}-to-7`],
+        ['manager@example.test', `budget-alert-${alert.id}-to-8`],
+      ],
+    );
   });
 
   it('a retryable failure is thrown and the mail stays pending', async () => {

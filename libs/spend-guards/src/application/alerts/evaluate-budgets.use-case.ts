@@ -75,7 +75,8 @@ export class EvaluateBudgetsUseCase {
       if (created.length > 0) this.uow.afterCommit(() => this.announce(created, deliveries));
       return created;
     });
-    if (created.length > 0) this.metrics.increment('budget_alerts_total', { trigger }, created.length);
+    if (created.length > 0)
+      this.metrics.increment('budget_alerts_total', { trigger }, created.length);
     return created;
   }
 

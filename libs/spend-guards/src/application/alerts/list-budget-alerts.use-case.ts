@@ -16,7 +16,10 @@ export class ListBudgetAlertsUseCase {
     private readonly alerts: BudgetAlertRepository,
   ) {}
 
-  async execute(caller: { userId: number; teamId: number | null }, id: number): Promise<BudgetAlert[]> {
+  async execute(
+    caller: { userId: number; teamId: number | null },
+    id: number,
+  ): Promise<BudgetAlert[]> {
     const budget = await this.budgets.findForOwner(id, budgetOwnerKey(budgetOwnerOf(caller)));
     if (!budget) throw new SpendGuardsError('budget_not_found', 'budget not found');
     return this.alerts.listByBudget(budget.id, BUDGET_ALERTS_LISTED);

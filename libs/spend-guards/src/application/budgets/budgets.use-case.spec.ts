@@ -40,7 +40,12 @@ describe('CreateBudgetUseCase', () => {
 
   it("in a team's context, the budget is the team's", async () => {
     const { create, list } = budgetsKit();
-    const created = await create.execute({ caller: MY_TEAM, name: 't', amount: 1, period: 'month' });
+    const created = await create.execute({
+      caller: MY_TEAM,
+      name: 't',
+      amount: 1,
+      period: 'month',
+    });
     expect(created.owner).toEqual({ userId: null, teamId: 3 });
     expect(created.ownerKey).toBe(-3);
     expect(await list.execute(ME)).toEqual([]);
@@ -59,7 +64,10 @@ describe('CreateBudgetUseCase', () => {
       [{ endpointId: -1 }, 'budget_scope_invalid', 'endpoint_id must be a positive integer'],
     ];
     for (const [fields, code, message] of cases)
-      expect(await rejection(create.execute({ ...base, ...fields }))).toMatchObject({ code, message });
+      expect(await rejection(create.execute({ ...base, ...fields }))).toMatchObject({
+        code,
+        message,
+      });
     expect(await budgets.listByOwner(7)).toEqual([]);
   });
 
@@ -155,7 +163,9 @@ describe('UpdateBudgetUseCase and DeleteBudgetUseCase', () => {
       await rejection(update.execute({ caller: ME, id: budget.id, thresholds: [] })),
     ).toMatchObject({ code: 'budget_thresholds_invalid' });
     expect(
-      await rejection(update.execute({ caller: { userId: 8, teamId: null }, id: budget.id, name: 'x' })),
+      await rejection(
+        update.execute({ caller: { userId: 8, teamId: null }, id: budget.id, name: 'x' }),
+      ),
     ).toMatchObject({ code: 'budget_not_found' });
     expect(await budgets.findForOwner(budget.id, 7)).toEqual(budget);
   });

@@ -21,7 +21,10 @@ export class GetBudgetUseCase {
     private readonly clock: Clock,
   ) {}
 
-  async execute(caller: { userId: number; teamId: number | null }, id: number): Promise<BudgetWithStatus> {
+  async execute(
+    caller: { userId: number; teamId: number | null },
+    id: number,
+  ): Promise<BudgetWithStatus> {
     const ownerKey = budgetOwnerKey(budgetOwnerOf(caller));
     const budget = await this.budgets.findForOwner(id, ownerKey);
     if (!budget) throw new SpendGuardsError('budget_not_found', 'budget not found');

@@ -2,13 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionalEntityManager } from '@app/platform';
 import { BudgetAlertRepository } from '../../application/ports/budget-alert.repository.port';
 import { BudgetAlert, BudgetAlertNotice, NewBudgetAlert } from '../../domain/budget-alert';
-import {
-  ALERT_COLUMNS,
-  BudgetAlertRow,
-  BudgetRow,
-  toBudget,
-  toBudgetAlert,
-} from './budget.mapper';
+import { ALERT_COLUMNS, BudgetAlertRow, BudgetRow, toBudget, toBudgetAlert } from './budget.mapper';
 
 @Injectable()
 export class PostgresBudgetAlertRepository extends BudgetAlertRepository {

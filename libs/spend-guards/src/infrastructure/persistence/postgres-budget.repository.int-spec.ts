@@ -53,7 +53,9 @@ describe('budget persistence (real PostgreSQL)', () => {
   });
 
   it('gives one alert row to many evaluators inserting it at once', async () => {
-    const budget = await repository.insert(testBudget({ owner: { userId: ownerId, teamId: null } }));
+    const budget = await repository.insert(
+      testBudget({ owner: { userId: ownerId, teamId: null } }),
+    );
     const period = { start: new Date(Date.UTC(2027, 0, 1)), end: new Date(Date.UTC(2027, 1, 1)) };
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
