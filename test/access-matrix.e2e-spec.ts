@@ -31,6 +31,7 @@ const send =
  */
 const SAMPLES: Record<string, SampleOf> = {
   'api.user.show': get('/api/v0/users/current/'),
+  'api.user.update': send('put', '/api/v0/users/', { balance_threshold_enabled: false }),
   'api.user.logout': send('post', '/api/v0/users/logout/'),
   'api.charges.show': get(`/api/v0/charges/?${DAY_FILTER}`),
   'api.charges.summary': get(`/api/v0/charges/summary/?${DAY_FILTER}`),
@@ -108,7 +109,16 @@ const SAMPLES: Record<string, SampleOf> = {
   'api.team.invitations.accept': send('post', '/api/v0/team/accept/', { token: 'gmi_matrix' }),
   'api.team.invitations.decline': send('post', '/api/v0/team/decline/', { token: 'gmi_matrix' }),
   'api.team.apikeys.create': send('post', '/api/v0/team/999999/apikeys/', {}),
-  'api.spend_guards.create': send('post', '/api/v0/spend-guards/', { name: 'matrix' }),
+  'api.budgets.create': send('post', '/api/v0/budgets/', {
+    name: 'matrix',
+    amount: 1,
+    period: 'day',
+  }),
+  'api.budgets.list': get('/api/v0/budgets/'),
+  'api.budgets.show': get('/api/v0/budgets/999999/'),
+  'api.budgets.update': send('put', '/api/v0/budgets/999999/', { name: 'matrix' }),
+  'api.budgets.delete': send('delete', '/api/v0/budgets/999999/'),
+  'api.budgets.alerts': get('/api/v0/budgets/999999/alerts/'),
   'api.webhooks.create': send('post', '/api/v0/webhooks/', { url: 'http://127.0.0.1:9/matrix' }),
   'api.webhooks.list': get('/api/v0/webhooks/'),
   'api.webhooks.show': get('/api/v0/webhooks/wh_matrix/'),

@@ -21,6 +21,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v0/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the caller's settings (`set user`)
+         * @description balance_threshold (a number >= 0, at most 2 decimals) and balance_threshold_enabled (a boolean); every other key, those of the public client this service does not keep included (ssh_key, billaddress_*, autobill_threshold, phone_number, ...), is a 400 naming it.
+         */
+        put: operations["UsersController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v0/users/login": {
         parameters: {
             query?: never;
@@ -850,7 +870,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v0/spend-guards": {
+    "/api/v0/budgets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's budgets, oldest first */
+        get: operations["BudgetsController_list"];
+        put?: never;
+        /**
+         * Create a budget
+         * @description An amount per UTC calendar period (day, week from Monday, month) and the percents of it that alert (mail and webhooks), optionally only for charges of a label, endpoint or workergroup. At most 100 per owner.
+         */
+        post: operations["BudgetsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/budgets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A budget and where it stands in its current period
+         * @description status.spent is the sum of the billed amounts (each charge line rounded to 3 decimals) of the period's charges in scope; forecast extends it linearly over the elapsed part of the period to its end.
+         */
+        get: operations["BudgetsController_show"];
+        /**
+         * Change a budget
+         * @description Any of name, amount, thresholds, label, endpoint_id, workergroup_id; a scope key given as null is removed. The period cannot change.
+         */
+        put: operations["BudgetsController_update"];
+        post?: never;
+        /** Delete a budget and its alerts */
+        delete: operations["BudgetsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/budgets/{id}/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The thresholds a budget's spend crossed, newest first */
+        get: operations["BudgetsController_alerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The owner's webhook endpoints, oldest first (never a secret) */
+        get: operations["WebhooksController_list"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Answers the signing secret, shown only here and on a rotation. At most 10 per owner.
+         */
+        post: operations["WebhooksController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint (never its secret) */
+        get: operations["WebhooksController_show"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint and its delivery log */
+        delete: operations["WebhooksController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/webhooks/{id}/rotate_secret": {
         parameters: {
             query?: never;
             header?: never;
@@ -859,8 +981,65 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a budget */
-        post: operations["SpendGuardsController_create"];
+        /**
+         * Replace a webhook's signing secret
+         * @description Answers the new secret, shown only here; every later attempt is signed with it.
+         */
+        post: operations["WebhooksController_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a webhook.test event to the endpoint
+         * @description Answers the pending delivery; its outcome is in the delivery log.
+         */
+        post: operations["WebhooksController_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's delivery log, newest first (at most 100) */
+        get: operations["WebhooksController_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v0/webhooks/{id}/deliveries/{deliveryId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a new delivery of a delivery’s event (same event id and body) */
+        post: operations["WebhooksController_resend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -887,8 +1066,26 @@ export interface components {
             tfa_status: "enabled" | "disabled" | "legacy";
             credit: number;
             balance: number;
+            /** @description the low-balance threshold, dollars (set with PUT /api/v0/users/) */
+            balance_threshold: number;
+            /** @description whether the low-balance threshold is on */
+            balance_threshold_enabled: boolean;
             /** @description unix seconds */
             created_at: number;
+        };
+        UserSettingsRequestDto: {
+            /**
+             * @description dollars, at most 2 decimals
+             * @example 25
+             */
+            balance_threshold?: number;
+            /** @example true */
+            balance_threshold_enabled?: boolean;
+        };
+        UserSettingsResponseDto: {
+            /** @example true */
+            success: boolean;
+            user: components["schemas"]["UserResponseDto"];
         };
         PasswordLoginRequestDto: {
             /** @description username or email; one of the two is required */
@@ -1413,6 +1610,10 @@ export interface components {
             tfa_status: "enabled" | "disabled" | "legacy";
             credit: number;
             balance: number;
+            /** @description the low-balance threshold, dollars (set with PUT /api/v0/users/) */
+            balance_threshold: number;
+            /** @description whether the low-balance threshold is on */
+            balance_threshold_enabled: boolean;
             /** @description unix seconds */
             created_at: number;
             /** @enum {boolean} */
@@ -1930,24 +2131,322 @@ export interface components {
             };
         };
         CreateBudgetRequestDto: {
-            /** @example first */
-            name: string;
+            /** @example training */
+            name: Record<string, never>;
+            /**
+             * @description > 0, at most 1e9, at most 3 decimals; a JSON number or a decimal string
+             * @example 250.00
+             */
+            amount: number | string;
+            /**
+             * @description UTC calendar periods, weeks from Monday
+             * @enum {string}
+             */
+            period: "day" | "week" | "month";
+            /**
+             * @description integer percents 1..1000, 1 to 10 distinct; default [50, 80, 100]
+             * @example [
+             *       50,
+             *       80,
+             *       100
+             *     ]
+             */
+            thresholds?: number[];
+            /** @description only charges of contracts with this label */
+            label?: string | null;
+            /** @description only charges of this endpoint */
+            endpoint_id?: number | null;
+            /** @description only charges of this workergroup */
+            workergroup_id?: number | null;
+        };
+        BudgetOwnerDto: {
+            /** @description the user, for a personal budget */
+            user_id: number | null;
+            /** @description the team, for a team's budget */
+            team_id: number | null;
         };
         BudgetDto: {
             /** @example 1 */
             id: number;
-            /** @example first */
+            /** @example training */
             name: string;
+            /**
+             * @description dollars, a decimal string with 3 decimals
+             * @example 250.000
+             */
+            amount: string;
+            /** @enum {string} */
+            period: "day" | "week" | "month";
+            /**
+             * @example [
+             *       50,
+             *       80,
+             *       100
+             *     ]
+             */
+            thresholds: number[];
+            label: string | null;
+            endpoint_id: number | null;
+            workergroup_id: number | null;
+            owner: components["schemas"]["BudgetOwnerDto"];
+            /**
+             * @description epoch seconds
+             * @example 1767225600
+             */
+            created_at: number;
+            /**
+             * @description epoch seconds
+             * @example 1767225600
+             */
+            updated_at: number;
+        };
+        BudgetResponseDto: {
+            /** @example true */
+            success: boolean;
+            budget: components["schemas"]["BudgetDto"];
+        };
+        BudgetListResponseDto: {
+            /** @example true */
+            success: boolean;
+            budgets: components["schemas"]["BudgetDto"][];
+        };
+        BudgetStatusDto: {
+            /**
+             * @description epoch seconds of the UTC midnight it starts
+             * @example 1767225600
+             */
+            period_start: number;
+            /**
+             * @description epoch seconds of the UTC midnight it ends (excluded)
+             * @example 1769904000
+             */
+            period_end: number;
+            /**
+             * @description the sum of the billed amounts of the period's charges in scope
+             * @example 120.500
+             */
+            spent: string;
+            /**
+             * @description amount - spent (negative once overspent)
+             * @example 129.500
+             */
+            remaining: string;
+            /**
+             * @description spent extended linearly to the end of the period
+             * @example 240.000
+             */
+            forecast: string;
+            /** @enum {string} */
+            forecast_method: "linear";
+            /**
+             * @description the thresholds spent has reached
+             * @example [
+             *       50
+             *     ]
+             */
+            crossed: number[];
+        };
+        BudgetWithStatusDto: {
+            /** @example 1 */
+            id: number;
+            /** @example training */
+            name: string;
+            /**
+             * @description dollars, a decimal string with 3 decimals
+             * @example 250.000
+             */
+            amount: string;
+            /** @enum {string} */
+            period: "day" | "week" | "month";
+            /**
+             * @example [
+             *       50,
+             *       80,
+             *       100
+             *     ]
+             */
+            thresholds: number[];
+            label: string | null;
+            endpoint_id: number | null;
+            workergroup_id: number | null;
+            owner: components["schemas"]["BudgetOwnerDto"];
+            /**
+             * @description epoch seconds
+             * @example 1767225600
+             */
+            created_at: number;
+            /**
+             * @description epoch seconds
+             * @example 1767225600
+             */
+            updated_at: number;
+            status: components["schemas"]["BudgetStatusDto"];
+        };
+        BudgetWithStatusResponseDto: {
+            /** @example true */
+            success: boolean;
+            budget: components["schemas"]["BudgetWithStatusDto"];
+        };
+        UpdateBudgetRequestDto: {
+            /** @example training */
+            name?: Record<string, never>;
+            /** @example 300 */
+            amount?: number | string;
+            /**
+             * @example [
+             *       80,
+             *       100
+             *     ]
+             */
+            thresholds?: number[];
+            label?: string | null;
+            endpoint_id?: number | null;
+            workergroup_id?: number | null;
+        };
+        BudgetDeletedResponseDto: {
+            /** @example true */
+            success: boolean;
+        };
+        BudgetAlertDto: {
+            /** @example 7 */
+            id: number;
+            /** @example 80 */
+            threshold: number;
+            /**
+             * @description epoch seconds
+             * @example 1767225600
+             */
+            period_start: number;
+            /**
+             * @description epoch seconds
+             * @example 1769904000
+             */
+            period_end: number;
+            /**
+             * @description spent when the threshold was crossed
+             * @example 201.250
+             */
+            spent: string;
+            /**
+             * @description the budget's amount then
+             * @example 250.000
+             */
+            amount: string;
             /**
              * @description epoch seconds
              * @example 1767225600
              */
             created_at: number;
         };
-        CreateBudgetResponseDto: {
+        BudgetAlertListResponseDto: {
             /** @example true */
             success: boolean;
-            budget: components["schemas"]["BudgetDto"];
+            alerts: components["schemas"]["BudgetAlertDto"][];
+        };
+        CreateWebhookRequestDto: {
+            /**
+             * @description https (http outside production); no credentials, no fragment
+             * @example https://hooks.example.com/gpumkt
+             */
+            url: string;
+            /** @description the event types to receive; absent: every type */
+            events?: ("budget.threshold_crossed" | "webhook.test")[];
+            /** @example budget alerts to the on-call bot */
+            description?: string;
+        };
+        WebhookWithSecretDto: {
+            /** @example wh_3kTMd8fJq2Lx7VbN9aPz1c */
+            id: string;
+            /** @example https://hooks.example.com/gpumkt */
+            url: string;
+            events: ("budget.threshold_crossed" | "webhook.test")[];
+            /** @example budget alerts to the on-call bot */
+            description: string;
+            /**
+             * @description epoch seconds
+             * @example 1767225600
+             */
+            created_at: number;
+            /**
+             * @description the signing secret; shown only on creation and rotation
+             * @example whsec_Q2hhbmdlIG1lOiBhIHJhbmRvbSAzMi1ieXRlIHNlY3JldA
+             */
+            secret: string;
+        };
+        WebhookWithSecretResponseDto: {
+            /** @example true */
+            success: boolean;
+            webhook: components["schemas"]["WebhookWithSecretDto"];
+        };
+        WebhookDto: {
+            /** @example wh_3kTMd8fJq2Lx7VbN9aPz1c */
+            id: string;
+            /** @example https://hooks.example.com/gpumkt */
+            url: string;
+            events: ("budget.threshold_crossed" | "webhook.test")[];
+            /** @example budget alerts to the on-call bot */
+            description: string;
+            /**
+             * @description epoch seconds
+             * @example 1767225600
+             */
+            created_at: number;
+        };
+        WebhooksResponseDto: {
+            /** @example true */
+            success: boolean;
+            webhooks: components["schemas"]["WebhookDto"][];
+        };
+        WebhookResponseDto: {
+            /** @example true */
+            success: boolean;
+            webhook: components["schemas"]["WebhookDto"];
+        };
+        WebhookDeletedResponseDto: {
+            /** @example true */
+            success: boolean;
+        };
+        WebhookDeliveryDto: {
+            /** @example 0b6f2a4e-5a0c-4d8e-9f51-3c2b7d1e8a90 */
+            id: string;
+            /** @example evt_7XoP2dKq9sLm4NbV1cZr8t */
+            event_id: string;
+            /**
+             * @example webhook.test
+             * @enum {string}
+             */
+            event_type: "budget.threshold_crossed" | "webhook.test";
+            /**
+             * @example succeeded
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @example 1 */
+            attempts: number;
+            /** @example 200 */
+            last_status_code: number | null;
+            /** @example null */
+            last_error: string | null;
+            /**
+             * @description epoch seconds
+             * @example 1767225600
+             */
+            created_at: number;
+            /** @description epoch seconds */
+            last_attempt_at: number | null;
+            /** @description epoch seconds */
+            delivered_at: number | null;
+        };
+        WebhookDeliveryResponseDto: {
+            /** @example true */
+            success: boolean;
+            delivery: components["schemas"]["WebhookDeliveryDto"];
+        };
+        WebhookDeliveriesResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @description newest first, at most 100 */
+            deliveries: components["schemas"]["WebhookDeliveryDto"][];
         };
     };
     responses: never;
@@ -1976,6 +2475,92 @@ export interface operations {
                 };
             };
             /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The Bearer value matches no key, or the session expired (auth_error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    UsersController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserSettingsRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSettingsResponseDto"];
+                };
+            };
+            /** @description a key not kept, or a bad value */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6778,28 +7363,24 @@ export interface operations {
             };
         };
     };
-    SpendGuardsController_create: {
+    BudgetsController_list: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateBudgetRequestDto"];
-            };
-        };
+        requestBody?: never;
         responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreateBudgetResponseDto"];
+                    "application/json": components["schemas"]["BudgetListResponseDto"];
                 };
             };
-            /** @description error: bad_request, budget_name_invalid */
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6826,7 +7407,1146 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description Too frequent; see Retry-After */
+            /**
+             * @description {"detail": "API requests too frequent endpoint threshold=..."}
+             *
+             *     Too frequent; see Retry-After
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    BudgetsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBudgetRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetResponseDto"];
+                };
+            };
+            /** @description error: bad_request, budget_name_invalid, budget_amount_invalid, budget_period_invalid, budget_thresholds_invalid, budget_scope_invalid, budget_limit_reached */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The Bearer value matches no key, or the session expired (auth_error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /**
+             * @description {"detail": "API requests too frequent endpoint threshold=..."}
+             *
+             *     Too frequent; see Retry-After
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    BudgetsController_show: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetWithStatusResponseDto"];
+                };
+            };
+            /** @description error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /**
+             * @description {"detail": "API requests too frequent endpoint threshold=..."}
+             *
+             *     Too frequent; see Retry-After
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    BudgetsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBudgetRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetResponseDto"];
+                };
+            };
+            /** @description error: bad_request, budget_name_invalid, budget_amount_invalid, budget_period_invalid, budget_thresholds_invalid, budget_scope_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /**
+             * @description {"detail": "API requests too frequent endpoint threshold=..."}
+             *
+             *     Too frequent; see Retry-After
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    BudgetsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetDeletedResponseDto"];
+                };
+            };
+            /** @description error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /**
+             * @description {"detail": "API requests too frequent endpoint threshold=..."}
+             *
+             *     Too frequent; see Retry-After
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    BudgetsController_alerts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetAlertListResponseDto"];
+                };
+            };
+            /** @description error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /**
+             * @description {"detail": "API requests too frequent endpoint threshold=..."}
+             *
+             *     Too frequent; see Retry-After
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    WebhooksController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhooksResponseDto"];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The Bearer value matches no key, or the session expired (auth_error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    WebhooksController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecretResponseDto"];
+                };
+            };
+            /** @description error: bad_request, webhook_url_invalid, webhook_events_invalid, webhook_description_invalid, webhook_limit_reached */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The Bearer value matches no key, or the session expired (auth_error) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /**
+             * @description {"detail": "API requests too frequent endpoint threshold=..."}
+             *
+             *     Too frequent; see Retry-After
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    WebhooksController_show: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponseDto"];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description no such webhook, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    WebhooksController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeletedResponseDto"];
+                };
+            };
+            /** @description error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description no such webhook, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    WebhooksController_rotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecretResponseDto"];
+                };
+            };
+            /** @description error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description no such webhook, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /**
+             * @description {"detail": "API requests too frequent endpoint threshold=..."}
+             *
+             *     Too frequent; see Retry-After
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    WebhooksController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponseDto"];
+                };
+            };
+            /** @description error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description no such webhook, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /**
+             * @description {"detail": "API requests too frequent endpoint threshold=..."}
+             *
+             *     Too frequent; see Retry-After
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    WebhooksController_deliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveriesResponseDto"];
+                };
+            };
+            /** @description Malformed request: body not a JSON object, invalid fields (bad_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description no such webhook, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests of this credential in flight (REQUESTS_IN_FLIGHT_PER_KEY); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedDto"];
+                };
+            };
+            /** @description Unexpected error: the same envelope, never a stack trace */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A dependency (database, Redis) is unavailable; retry (service_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Failure: {success: false, error, msg} (see the spec's error tables) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    WebhooksController_resend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponseDto"];
+                };
+            };
+            /** @description error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No Authorization header: auth_error "This action requires login."; or the credential lacks this route's permission (x-permission) or is used from outside its ip_whitelist: permission_denied, its msg naming what is missing (docs/access.md) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description no such webhook or delivery, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /**
+             * @description {"detail": "API requests too frequent endpoint threshold=..."}
+             *
+             *     Too frequent; see Retry-After
+             */
             429: {
                 headers: {
                     [name: string]: unknown;
