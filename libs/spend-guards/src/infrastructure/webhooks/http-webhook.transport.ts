@@ -56,7 +56,7 @@ function describeFailure(code: string | undefined, timeoutMs: number): string {
 /**
  * One POST with node's http client: the whole attempt (connect, TLS, headers) bounded by
  * WEBHOOK_TIMEOUT_MS, redirects not followed (a 3xx is a failed attempt), the answer's body
- * read and dropped. In production the host's addresses must be public (publicOnlyLookup).
+ * not read. In production the host's addresses must be public (publicOnlyLookup).
  */
 @Injectable()
 export class HttpWebhookTransport extends WebhookTransport {
@@ -74,6 +74,10 @@ export class HttpWebhookTransport extends WebhookTransport {
 
   private attempt(request: WebhookRequest): Promise<WebhookAttemptResult> {
     const timeoutMs = this.settings.timeoutMs;
+    const url = new URL(request.url);
+    const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (this.settings.production && /^[\d.]+$|:/.test(hostname) && !isPublicAddress(hostname))
+      return Promise.resolve({ statusCode: null, error: describeFailure(NON_PUBLIC, timeoutMs) });
     return new Promise((resolve) => {
       let settled = false;
       const finish = (result: WebhookAttemptResult) => {
@@ -82,10 +86,6 @@ export class HttpWebhookTransport extends WebhookTransport {
         clearTimeout(timer);
         resolve(result);
       };
-      const url = new URL(request.url);
-      const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
-      if (this.settings.production && /^[\d.]+$|:/.test(hostname) && !isPublicAddress(hostname))
-        return finish({ statusCode: null, error: describeFailure(NON_PUBLIC, timeoutMs) });
       const client = url.protocol === 'https:' ? https : http;
       const req = client.request(url, {
         method: 'POST',
@@ -97,11 +97,11 @@ export class HttpWebhookTransport extends WebhookTransport {
         req.destroy(Object.assign(new Error('timed out'), { code: 'WEBHOOK_TIMEOUT' }));
       }, timeoutMs);
       req.on('response', (res) => {
-        res.on('error', () => undefined);
-        res.resume();
         finish({ statusCode: res.statusCode ?? null, error: null });
-        // The answer's body is not ours to read at length: drop the connection after a while.
-        res.on('end', () => req.destroy());
+        // The status is the answer: its body is not read, so a receiver that streams one
+        // without end holds nothing of the worker.
+        res.on('error', () => undefined);
+        res.destroy();
       });
       req.on('error', (error: NodeJS.ErrnoException) => {
         finish({ statusCode: null, error: describeFailure(error.code, timeoutMs) });
