@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { registerAccessCommands } from './commands/access.commands';
 import { registerTeamCommands } from './commands/team.commands';
+import { registerBudgetCommands } from './commands/budgets.commands';
 import { registerWebhookCommands } from './commands/webhooks.commands';
 import { registerChargesCommands } from './commands/charges.commands';
 import { CommandKit, examples } from './commands/command-kit';
@@ -67,6 +68,7 @@ export function buildProgram(io: Io): Command {
   registerTfaCommands(kit);
   registerAccessCommands(kit);
   registerTeamCommands(kit);
+  registerBudgetCommands(kit);
   registerWebhookCommands(kit);
   registerCompletionCommand(kit);
   addGroupExamples(program);

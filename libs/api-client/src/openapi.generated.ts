@@ -2132,7 +2132,7 @@ export interface components {
         };
         CreateBudgetRequestDto: {
             /** @example training */
-            name: Record<string, never>;
+            name: string;
             /**
              * @description > 0, at most 1e9, at most 3 decimals; a JSON number or a decimal string
              * @example 250.00
@@ -2289,7 +2289,7 @@ export interface components {
         };
         UpdateBudgetRequestDto: {
             /** @example training */
-            name?: Record<string, never>;
+            name?: string;
             /** @example 300 */
             amount?: number | string;
             /**

@@ -6,7 +6,7 @@ import { Allow, IsOptional } from 'class-validator';
  * rules of each field are the domain's (domain/budget.ts), each refused with its own code.
  */
 export class CreateBudgetRequestDto {
-  @ApiProperty({ example: 'training', maxLength: 100 })
+  @ApiProperty({ type: String, example: 'training', maxLength: 100 })
   @Allow()
   name: unknown;
 
@@ -63,7 +63,7 @@ export class CreateBudgetRequestDto {
  * key given as null removes it. The period cannot change.
  */
 export class UpdateBudgetRequestDto {
-  @ApiPropertyOptional({ example: 'training', maxLength: 100 })
+  @ApiPropertyOptional({ type: String, example: 'training', maxLength: 100 })
   @IsOptional()
   name?: unknown;
 
