@@ -320,6 +320,65 @@ const API_COMMANDS: {
       query: ['limit = 20', 'after_token = TOKEN2'],
     },
   },
+  { args: ['budgets', 'list'], request: { method: 'GET', path: '/api/v0/budgets/' } },
+  {
+    args: ['budgets', 'create', '--name', 'gpu', '--amount', '250.5', '--period', 'month'],
+    request: {
+      method: 'POST',
+      path: '/api/v0/budgets/',
+      body: '{"name":"gpu","amount":"250.5","period":"month"}',
+    },
+  },
+  { args: ['budgets', 'show', '42'], request: { method: 'GET', path: '/api/v0/budgets/42/' } },
+  {
+    args: ['budgets', 'update', '42', '--thresholds', '80,100', '--clear', 'label'],
+    request: {
+      method: 'PUT',
+      path: '/api/v0/budgets/42/',
+      body: '{"thresholds":[80,100],"label":null}',
+    },
+  },
+  {
+    args: ['budgets', 'delete', '42'],
+    request: { method: 'DELETE', path: '/api/v0/budgets/42/', body: '{}' },
+  },
+  {
+    args: ['budgets', 'alerts', '42'],
+    request: { method: 'GET', path: '/api/v0/budgets/42/alerts/' },
+  },
+  { args: ['webhooks', 'list'], request: { method: 'GET', path: '/api/v0/webhooks/' } },
+  {
+    args: ['webhooks', 'create', 'https://hooks.example.com/in', '--events', 'webhook.test'],
+    request: {
+      method: 'POST',
+      path: '/api/v0/webhooks/',
+      body: '{"url":"https://hooks.example.com/in","events":["webhook.test"]}',
+    },
+  },
+  {
+    args: ['webhooks', 'show', 'wh_abc'],
+    request: { method: 'GET', path: '/api/v0/webhooks/wh_abc/' },
+  },
+  {
+    args: ['webhooks', 'delete', 'wh_abc'],
+    request: { method: 'DELETE', path: '/api/v0/webhooks/wh_abc/' },
+  },
+  {
+    args: ['webhooks', 'rotate-secret', 'wh_abc'],
+    request: { method: 'POST', path: '/api/v0/webhooks/wh_abc/rotate_secret/' },
+  },
+  {
+    args: ['webhooks', 'test', 'wh_abc'],
+    request: { method: 'POST', path: '/api/v0/webhooks/wh_abc/test/' },
+  },
+  {
+    args: ['webhooks', 'deliveries', 'wh_abc'],
+    request: { method: 'GET', path: '/api/v0/webhooks/wh_abc/deliveries/' },
+  },
+  {
+    args: ['webhooks', 'resend', 'wh_abc', 'd-1'],
+    request: { method: 'POST', path: '/api/v0/webhooks/wh_abc/deliveries/d-1/resend/' },
+  },
 ];
 
 /** A mistake for each command, refused before anything is sent. */
@@ -418,7 +477,32 @@ const USAGE_MISTAKES: { args: string[]; says: string | RegExp }[] = [
   { args: ['keys', 'create', '--expires', 'soon'], says: "--expires 'soon'" },
   { args: ['keys', 'show'], says: "missing required argument 'id'" },
   { args: ['keys', 'delete', 'abc'], says: 'Expected a whole number.' },
+  {
+    args: ['budgets', 'create', '--name', 'x', '--amount', '1', '--period', 'year'],
+    says: 'Allowed: day, week, month.',
+  },
+  {
+    args: ['budgets', 'create', '--name', 'x', '--amount', 'ten', '--period', 'day'],
+    says: 'Expected an amount such as 250 or 250.50.',
+  },
+  { args: ['budgets', 'update', '42'], says: 'nothing to change' },
+  { args: ['budgets', 'update', '42', '--clear', 'name'], says: "Unknown scope key 'name'" },
+  { args: ['budgets', 'show', 'abc'], says: 'Expected a whole number.' },
+  { args: ['budgets', 'alerts'], says: "missing required argument 'id'" },
+  { args: ['budgets', 'list', 'all'], says: 'too many arguments' },
   { args: ['keys', 'reset', 'now'], says: 'too many arguments' },
+  { args: ['webhooks', 'create'], says: "missing required argument 'url'" },
+  {
+    args: ['webhooks', 'create', 'https://h.example/', '--events', 'budget.exceeded'],
+    says: "Unknown event type 'budget.exceeded'",
+  },
+  { args: ['webhooks', 'list', 'all'], says: 'too many arguments' },
+  { args: ['webhooks', 'show'], says: "missing required argument 'id'" },
+  { args: ['webhooks', 'delete'], says: "missing required argument 'id'" },
+  { args: ['webhooks', 'rotate-secret'], says: "missing required argument 'id'" },
+  { args: ['webhooks', 'test'], says: "missing required argument 'id'" },
+  { args: ['webhooks', 'deliveries'], says: "missing required argument 'id'" },
+  { args: ['webhooks', 'resend', 'wh_abc'], says: "missing required argument 'delivery-id'" },
   { args: ['team', 'create'], says: "required option '--name <name>' not specified" },
   { args: ['team', 'policy', '--require-tfa', 'maybe'], says: '--require-tfa takes on or off' },
   { args: ['team', 'remove', 'abc'], says: 'Expected a whole number.' },
@@ -494,6 +578,22 @@ const COMMAND_PATHS = [
   'sessions list',
   'sessions end',
   'audit',
+  'budgets',
+  'budgets list',
+  'budgets create',
+  'budgets show',
+  'budgets update',
+  'budgets delete',
+  'budgets alerts',
+  'webhooks',
+  'webhooks list',
+  'webhooks create',
+  'webhooks show',
+  'webhooks delete',
+  'webhooks rotate-secret',
+  'webhooks test',
+  'webhooks deliveries',
+  'webhooks resend',
   'completion',
 ];
 
