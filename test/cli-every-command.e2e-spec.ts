@@ -379,6 +379,43 @@ const API_COMMANDS: {
     args: ['webhooks', 'resend', 'wh_abc', 'd-1'],
     request: { method: 'POST', path: '/api/v0/webhooks/wh_abc/deliveries/d-1/resend/' },
   },
+  { args: ['webhooks', 'list'], request: { method: 'GET', path: '/api/v0/webhooks/' } },
+  {
+    args: ['webhooks', 'create', 'https://hooks.example.com/in', '--events', 'webhook.test'],
+    request: {
+      method: 'POST',
+      path: '/api/v0/webhooks/',
+      body: '{"url":"https://hooks.example.com/in","events":["webhook.test"]}',
+    },
+  },
+  {
+    args: ['webhooks', 'show', 'wh_abc'],
+    request: { method: 'GET', path: '/api/v0/webhooks/wh_abc/' },
+  },
+  {
+    args: ['webhooks', 'delete', 'wh_abc'],
+    request: { method: 'DELETE', path: '/api/v0/webhooks/wh_abc/', body: '{}' },
+  },
+  {
+    args: ['webhooks', 'rotate-secret', 'wh_abc'],
+    request: { method: 'POST', path: '/api/v0/webhooks/wh_abc/rotate_secret/', body: '{}' },
+  },
+  {
+    args: ['webhooks', 'test', 'wh_abc'],
+    request: { method: 'POST', path: '/api/v0/webhooks/wh_abc/test/', body: '{}' },
+  },
+  {
+    args: ['webhooks', 'deliveries', 'wh_abc'],
+    request: { method: 'GET', path: '/api/v0/webhooks/wh_abc/deliveries/' },
+  },
+  {
+    args: ['webhooks', 'resend', 'wh_abc', 'd-1'],
+    request: {
+      method: 'POST',
+      path: '/api/v0/webhooks/wh_abc/deliveries/d-1/resend/',
+      body: '{}',
+    },
+  },
 ];
 
 /** A mistake for each command, refused before anything is sent. */
@@ -503,6 +540,18 @@ const USAGE_MISTAKES: { args: string[]; says: string | RegExp }[] = [
   { args: ['webhooks', 'test'], says: "missing required argument 'id'" },
   { args: ['webhooks', 'deliveries'], says: "missing required argument 'id'" },
   { args: ['webhooks', 'resend', 'wh_abc'], says: "missing required argument 'delivery-id'" },
+  { args: ['webhooks', 'create'], says: "missing required argument 'url'" },
+  {
+    args: ['webhooks', 'create', 'https://h.example/', '--events', 'budget.exceeded'],
+    says: "Unknown event type 'budget.exceeded'",
+  },
+  { args: ['webhooks', 'list', 'all'], says: 'too many arguments' },
+  { args: ['webhooks', 'show'], says: "missing required argument 'id'" },
+  { args: ['webhooks', 'delete'], says: "missing required argument 'id'" },
+  { args: ['webhooks', 'rotate-secret'], says: "missing required argument 'id'" },
+  { args: ['webhooks', 'test'], says: "missing required argument 'id'" },
+  { args: ['webhooks', 'deliveries'], says: "missing required argument 'id'" },
+  { args: ['webhooks', 'resend', 'wh_abc'], says: "missing required argument 'delivery-id'" },
   { args: ['team', 'create'], says: "required option '--name <name>' not specified" },
   { args: ['team', 'policy', '--require-tfa', 'maybe'], says: '--require-tfa takes on or off' },
   { args: ['team', 'remove', 'abc'], says: 'Expected a whole number.' },
@@ -585,6 +634,15 @@ const COMMAND_PATHS = [
   'budgets update',
   'budgets delete',
   'budgets alerts',
+  'webhooks',
+  'webhooks list',
+  'webhooks create',
+  'webhooks show',
+  'webhooks delete',
+  'webhooks rotate-secret',
+  'webhooks test',
+  'webhooks deliveries',
+  'webhooks resend',
   'webhooks',
   'webhooks list',
   'webhooks create',
