@@ -3,6 +3,7 @@ import { ContractRepository } from '@app/billing';
 import { createTestUser, startApi, TestApi, TestUser } from '@test/support/api';
 import { vastai } from '@test/support/access';
 import { smtpEnv } from '@test/support/delivery';
+import { OwnRedis } from '@test/support/own-redis';
 import { startSmtpSink, SmtpSink, SunkMail } from '@test/support/smtp-sink';
 import { waitFor } from '@test/support/wait';
 
@@ -26,6 +27,7 @@ describe('budgets: /api/v0/budgets/', () => {
   let api: TestApi;
   let sweeper: TestApi;
   let sink: SmtpSink;
+  let redis: OwnRedis;
   let db: DataSource;
   let user: TestUser;
   const users: number[] = [];
@@ -85,8 +87,11 @@ describe('budgets: /api/v0/budgets/', () => {
     );
 
   beforeAll(async () => {
-    sink = await startSmtpSink();
+    // A Redis of their own: the apis of other test files running at the same time have
+    // workers too, which would take these alerts' mail jobs and send them elsewhere.
+    [sink, redis] = await Promise.all([startSmtpSink(), OwnRedis.start()]);
     const env = {
+      REDIS_URL: redis.url,
       ...smtpEnv(sink),
       BUDGET_SWEEP_SECONDS: '1',
       BUDGET_ALERT_RETRY_SECONDS: '1',
@@ -112,6 +117,7 @@ describe('budgets: /api/v0/budgets/', () => {
     await sweeper.close();
     await api.close();
     await sink.close();
+    await redis.stop();
   });
 
   describe('CRUD', () => {
