@@ -64,6 +64,8 @@ export function billedSpendReaderContract(setup: () => Promise<BilledSpendReader
     expect(await spent({ endpointId: 501, workergroupId: 601 })).toBe('2.000');
     expect(await spent({ label: 'train', workergroupId: 601 })).toBe('3.142');
     expect(await spent({ label: 'none' })).toBe('0.000');
+    // Contracts without a label are not labelled '(none)', whatever a summary calls them.
+    expect(await spent({ label: '(none)' })).toBe('0.000');
   });
 
   it('answers 0.000 for a range without charges', async () => {

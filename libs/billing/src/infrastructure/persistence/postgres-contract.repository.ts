@@ -103,10 +103,13 @@ export class PostgresContractRepository extends ContractRepository {
       await this.tx.rows(refreshReportPrefixSql, [contract.id]);
       await this.tx.rows(applyStatementDeltaSql, statementDeltaParams(contract.id, earlierLines));
       // Once the write (or the unit of work it joined) committed: the owner's listeners
-      // (budgets) read the new charges. A contract leaving an owner only lowers that
-      // owner's spend, which crosses no threshold.
+      // (budgets) read the new charges, once per owner however many of its contracts the
+      // unit of work wrote. A contract leaving an owner only lowers that owner's spend,
+      // which crosses no threshold.
       const ownerKey = contractOwnerKey(contract);
-      this.tx.afterCommit(() => this.chargesWritten.announce(ownerKey));
+      this.tx.afterCommitOnce(`charges-written:${ownerKey}`, () =>
+        this.chargesWritten.announce(ownerKey),
+      );
     });
   }
 }

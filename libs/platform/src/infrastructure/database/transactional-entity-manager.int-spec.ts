@@ -139,6 +139,27 @@ describe('TypeormUnitOfWork (real PostgreSQL)', () => {
     }
   });
 
+  it('runs an afterCommitOnce effect once per key and transaction, at once outside one', async () => {
+    const seen: string[] = [];
+    await unitOfWork.run(async () => {
+      for (const owner of ['a', 'b', 'a', 'a', 'b'])
+        manager.afterCommitOnce(`owner:${owner}`, () => seen.push(owner));
+      expect(seen).toEqual([]);
+    });
+    expect(seen).toEqual(['a', 'b']);
+    // A new transaction starts with no key taken; one that rolls back runs nothing.
+    await unitOfWork.run(async () => manager.afterCommitOnce('owner:a', () => seen.push('a2')));
+    await expect(
+      unitOfWork.run(async () => {
+        manager.afterCommitOnce('owner:a', () => seen.push('rolled back'));
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    manager.afterCommitOnce('owner:a', () => seen.push('outside'));
+    manager.afterCommitOnce('owner:a', () => seen.push('outside'));
+    expect(seen).toEqual(['a', 'b', 'a2', 'outside', 'outside']);
+  });
+
   it('resolves the unit of work only once its asynchronous after-commit effects have', async () => {
     const seen: string[] = [];
     await unitOfWork.run(async () => {

@@ -48,6 +48,8 @@ const NAMED_STATEMENT_LOST = new Set(['42P05', '26000']);
 interface RunningTransaction {
   manager: EntityManager;
   afterCommit: Array<() => unknown>;
+  /** The keys of the effects registered with `afterCommitOnce`. */
+  onceKeys: Set<string>;
 }
 
 /**
@@ -148,13 +150,34 @@ export class TransactionalEntityManager {
   }
 
   /**
+   * `afterCommit`, once per key and transaction: a second effect of a key already waiting
+   * for the commit is dropped. For news about a subject rather than about each change (a
+   * fixtures load writing a thousand contracts of one owner tells the owner's listeners
+   * once, after its one commit).
+   */
+  afterCommitOnce(key: string, effect: () => unknown): void {
+    const running = this.storage.getStore();
+    if (!running) {
+      effect();
+      return;
+    }
+    if (running.onceKeys.has(key)) return;
+    running.onceKeys.add(key);
+    running.afterCommit.push(effect);
+  }
+
+  /**
    * Runs `work` in a transaction (joining the running one, if any). The outermost pays,
    * just before it commits, the write its request still owes (request-scope.ts): a
    * request's audit entry commits with its first change, in the same commit.
    */
   async transaction<T>(work: () => Promise<T>): Promise<T> {
     if (this.inTransaction) return work();
-    const running: RunningTransaction = { manager: undefined as never, afterCommit: [] };
+    const running: RunningTransaction = {
+      manager: undefined as never,
+      afterCommit: [],
+      onceKeys: new Set(),
+    };
     const result = await this.dataSource.transaction((manager) => {
       running.manager = manager;
       return this.storage.run(running, async () => {
