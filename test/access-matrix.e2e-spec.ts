@@ -180,6 +180,8 @@ describe('access matrix: every route x (full key, scoped key with its category, 
             .split('?')[0]
             .replace(/\/roles\/(\d{6,}|matrix-role)\//, '/roles/{role}/')
             .replace(/\/team\/\d{6,}\/apikeys\//, '/team/{team_id}/apikeys/')
+            .replace('/webhooks/wh_matrix/', '/webhooks/{id}/')
+            .replace(/\/deliveries\/[0-9a-f-]{36}\//, '/deliveries/{deliveryId}/')
             .replace(/\d{6,}/g, '{id}')}`,
         ).toBe(`${method} ${path}`);
         const call = api.http()[sample.method](sample.path).set(key.auth);

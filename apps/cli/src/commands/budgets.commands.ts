@@ -37,12 +37,20 @@ function amountOption(value: string): string {
 
 const budgetId = idArgument('budget id');
 
-const scopeOptions: OptionSpec[] = [
-  { flags: '--label <label>', description: 'only charges of contracts with this label' },
-  { flags: '--endpoint-id <id>', description: 'only charges of this endpoint', parse: positiveId },
+/** The scope's options; `unset` says what leaving one out means in its command. */
+const scopeOptions = (unset: string): OptionSpec[] => [
+  {
+    flags: '--label <label>',
+    description: `only charges of contracts with this label (default: ${unset})`,
+  },
+  {
+    flags: '--endpoint-id <id>',
+    description: `only charges of this endpoint (default: ${unset})`,
+    parse: positiveId,
+  },
   {
     flags: '--workergroup-id <id>',
-    description: 'only charges of this workergroup',
+    description: `only charges of this workergroup (default: ${unset})`,
     parse: positiveId,
   },
 ];
@@ -83,7 +91,7 @@ export function registerBudgetCommands(kit: CommandKit): void {
         description: 'comma-separated percents, 1 to 1000 (default: 50,80,100)',
         parse: thresholdsOption,
       },
-      ...scopeOptions,
+      ...scopeOptions('any'),
     ],
     examples: [
       'gpumkt budgets create --name training --amount 250 --period month',
@@ -102,17 +110,21 @@ export function registerBudgetCommands(kit: CommandKit): void {
     description: 'Change a budget (its period cannot change)',
     arguments: [budgetId],
     options: [
-      { flags: '--name <name>', description: 'a new name' },
-      { flags: '--amount <dollars>', description: 'a new amount', parse: amountOption },
+      { flags: '--name <name>', description: 'a new name (default: unchanged)' },
+      {
+        flags: '--amount <dollars>',
+        description: 'a new amount (default: unchanged)',
+        parse: amountOption,
+      },
       {
         flags: '--thresholds <percents>',
-        description: 'new comma-separated percents',
+        description: 'new comma-separated percents (default: unchanged)',
         parse: thresholdsOption,
       },
-      ...scopeOptions,
+      ...scopeOptions('unchanged'),
       {
         flags: '--clear <keys>',
-        description: `scope keys to remove, comma-separated (${SCOPE_KEYS.join(', ')})`,
+        description: `scope keys to remove, comma-separated: ${SCOPE_KEYS.join(', ')} (default: none)`,
         parse: clearOption,
       },
     ],
