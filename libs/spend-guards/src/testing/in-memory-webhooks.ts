@@ -13,7 +13,12 @@ import {
   WebhookTarget,
 } from '../application/ports/webhook.repository.port';
 import { Webhook } from '../domain/webhook';
-import { WebhookAttemptResult, WebhookDelivery, WebhookPayload } from '../domain/webhook-delivery';
+import {
+  pendingDelivery,
+  WebhookAttemptResult,
+  WebhookDelivery,
+  WebhookPayload,
+} from '../domain/webhook-delivery';
 
 type StoredWebhook = Webhook & { secretCiphertext: string };
 
@@ -174,18 +179,8 @@ export class InMemoryWebhookDeliveryRepository
   private add(webhookId: string, payload: WebhookPayload, createdAt: Date): string {
     const id = randomUUID();
     this.rows.set(id, {
-      id,
-      webhookId,
-      eventId: payload.eventId,
-      eventType: payload.eventType,
+      ...pendingDelivery(id, webhookId, payload, createdAt),
       body: payload.body,
-      status: 'pending',
-      attempts: 0,
-      lastStatusCode: null,
-      lastError: null,
-      createdAt,
-      lastAttemptAt: null,
-      deliveredAt: null,
     });
     return id;
   }
