@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
 import { DIST, ROOT } from '@test/support/api';
-import { CONDITION_TIMEOUT_MS } from '@test/support/wait';
+import { CONDITION_TIMEOUT_MS, waitFor } from '@test/support/wait';
 
 /**
  * A process that serves a PGlite database through the built PgliteSessionServer (PGlite
@@ -318,6 +318,13 @@ describe('PgliteSessionServer: one PGlite session, many connections', () => {
   });
 
   it('refuses a connection beyond its limit as PostgreSQL does', async () => {
+    // The earlier tests' connections are ended, but the server counts one out only when its
+    // socket closes: wait for that, or the limit is reached before this test's last one.
+    await waitFor(
+      () => host.status(),
+      (status) => status.startsWith('open 0 '),
+      { what: 'the earlier connections to close', intervalMs: 100 },
+    );
     await Promise.all(Array.from({ length: MAX_CONNECTIONS }, () => connect()));
     await expect(connect()).rejects.toThrow('sorry, too many clients already');
     await Promise.all(clients.splice(0).map((client) => client.end().catch(() => undefined)));
