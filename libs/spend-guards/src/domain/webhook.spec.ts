@@ -3,7 +3,6 @@ import {
   isWebhookIdShape,
   webhookDescriptionProblem,
   webhookEventsProblem,
-  webhookOwnerKey,
   webhookSecret,
   webhookUrlProblem,
 } from './webhook';
@@ -113,11 +112,6 @@ describe('webhookDescriptionProblem', () => {
 });
 
 describe('webhook identities', () => {
-  it("keys a team's endpoints apart from its members' own", () => {
-    expect(webhookOwnerKey(7, null)).toBe(7);
-    expect(webhookOwnerKey(7, 3)).toBe(-3);
-  });
-
   it('makes secrets of 32 bytes in base64url behind whsec_, and ids of a known shape', () => {
     expect(webhookSecret(Buffer.alloc(32, 0xff))).toBe(`whsec_${'_'.repeat(42)}8`);
     expect(isWebhookIdShape('wh_abc123')).toBe(true);

@@ -11,7 +11,8 @@ export const WEBHOOK_DESCRIPTION_MAX_LENGTH = 200;
 
 /**
  * An endpoint the owner's events are posted to. `ownerKey` is the owner as billing keys
- * charges: the user's id, or minus the team's id in a team's context (webhookOwnerKey).
+ * charges: the user's id, or minus the team's id in a team's context (billing's
+ * `chargeOwnerKey`).
  * The signing secret is not part of it: only its ciphertext is stored, read by the
  * delivery alone.
  */
@@ -22,11 +23,6 @@ export interface Webhook {
   readonly events: readonly WebhookEventType[];
   readonly description: string;
   readonly createdAt: Date;
-}
-
-/** The owner of what a caller creates: the team in a team's context, else the user. */
-export function webhookOwnerKey(userId: number, teamId: number | null): number {
-  return teamId === null ? userId : -teamId;
 }
 
 /** A fresh endpoint's id: `wh_` and a random token (letters and digits). */

@@ -17,6 +17,7 @@ import {
   RateLimit,
   strictBody,
 } from '@app/platform';
+import { chargeOwnerKey } from '@app/billing';
 import { CreateWebhookUseCase } from '../application/webhooks/create-webhook.use-case';
 import { DeleteWebhookUseCase } from '../application/webhooks/delete-webhook.use-case';
 import { ListWebhookDeliveriesUseCase } from '../application/webhooks/list-webhook-deliveries.use-case';
@@ -26,7 +27,6 @@ import { RotateWebhookSecretUseCase } from '../application/webhooks/rotate-webho
 import { SendTestEventUseCase } from '../application/webhooks/send-test-event.use-case';
 import { ShowWebhookUseCase } from '../application/webhooks/show-webhook.use-case';
 import { SPEND_GUARDS_ERRORS, SpendGuardsError } from '../domain/errors';
-import { webhookOwnerKey } from '../domain/webhook';
 import {
   presentWebhook,
   presentWebhookDelivery,
@@ -52,9 +52,12 @@ const TOO_FREQUENT = {
   description: '{"detail": "API requests too frequent endpoint threshold=..."}',
 };
 
-/** The owner of the caller's webhooks: the team in a team's context, else the user. */
+/**
+ * The owner of the caller's webhooks: the team in a team's context, else the user, keyed
+ * as billing keys their charges (budget events name that key).
+ */
 function ownerOf(principal: Principal): number {
-  return webhookOwnerKey(principal.userId, principal.teamId);
+  return chargeOwnerKey({ userId: principal.userId, teamId: principal.teamId });
 }
 
 /**
