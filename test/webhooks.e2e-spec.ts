@@ -10,6 +10,7 @@ import {
   TestUser,
 } from '@test/support/api';
 import { spawnWorker, WorkerProcess } from '@test/support/delivery';
+import { OwnRedis } from '@test/support/own-redis';
 import { waitFor } from '@test/support/wait';
 import {
   ReceivedWebhook,
@@ -18,7 +19,7 @@ import {
 } from '@test/support/webhook-receiver';
 
 /** Small timings, so retries and timeouts happen within a test. */
-const WEBHOOK_ENV = {
+const WEBHOOK_ENV: Record<string, string> = {
   RUN_WORKER: 'false',
   WEBHOOK_TIMEOUT_MS: '1000',
   WEBHOOK_BACKOFF_MS: '200',
@@ -43,6 +44,7 @@ describe('webhooks: endpoints and signed deliveries', () => {
   let api: TestApi;
   let worker: WorkerProcess;
   let receiver: WebhookReceiver;
+  let redis: OwnRedis;
   let user: TestUser;
   let stranger: TestUser;
   const owners: number[] = [];
@@ -86,7 +88,11 @@ describe('webhooks: endpoints and signed deliveries', () => {
   };
 
   beforeAll(async () => {
-    receiver = await WebhookReceiver.start();
+    // A Redis of its own: the apis of other test files running at the same time have
+    // workers too, which would take these deliveries' jobs and run them with their own
+    // timeout and backoff.
+    [receiver, redis] = await Promise.all([WebhookReceiver.start(), OwnRedis.start()]);
+    WEBHOOK_ENV.REDIS_URL = redis.url;
     api = await startApi(WEBHOOK_ENV);
     worker = await spawnWorker({ ...WEBHOOK_ENV, LOG_LEVEL: 'debug' });
     user = await newUser();
@@ -101,6 +107,7 @@ describe('webhooks: endpoints and signed deliveries', () => {
     await worker?.kill('SIGTERM');
     await receiver?.close();
     await api?.close();
+    await redis?.stop();
   });
 
   it('registers an endpoint with every event type, its secret shown once and stored encrypted', async () => {
