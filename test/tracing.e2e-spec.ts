@@ -305,6 +305,31 @@ describe('tracing: OpenTelemetry over OTLP/HTTP', () => {
       expect(JSON.stringify(root.attributes)).not.toContain('api_key');
     });
 
+    it('a server span is named by its route template, never by the ids in its path', async () => {
+      const matched = await fetch(`${api.url}/api/v0/budgets/987654/`, { headers: bearer() });
+      expect(matched.status).toBe(404);
+      const unmatched = await fetch(`${api.url}/api/v0/no-such-route/5551234/`, {
+        headers: bearer(),
+      });
+      expect(unmatched.status).toBe(404);
+      const ids = [matched, unmatched].map((response) => response.headers.get('x-trace-id'));
+      const spans = await receiver.waitForSpans(
+        (all) =>
+          ids.every((id) => all.some((s) => s.traceId === id && s.kind === SPAN_KIND.server)),
+        'the two 404 spans',
+      );
+      const [route, noRoute] = ids.map((id) =>
+        spans.find((s) => s.traceId === id && s.kind === SPAN_KIND.server)!,
+      );
+      expect(route.name).toBe('GET /api/v0/budgets/:id');
+      expect(route.attributes['http.route']).toBe('/api/v0/budgets/:id');
+      // No route of ours matched: the catch-all's template, so a scan of made-up paths adds
+      // no span names.
+      expect(noRoute.name).toMatch(/^GET( \/\{\*path\})?$/);
+      const named = [route, noRoute].map((s) => [s.name, s.attributes['http.route']]);
+      expect(JSON.stringify(named)).not.toMatch(/987654|5551234|no-such-route/);
+    });
+
     it("a trusted proxy's traceparent is continued", async () => {
       const caller = callerTraceparent();
       const response = await fetch(`${api.url}/api/v0/users/current/`, {

@@ -1,4 +1,6 @@
 import { context, propagation, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { getRPCMetadata, RPCType } from '@opentelemetry/core';
+import type { Request } from 'express';
 import { ERROR_CODE_ATTRIBUTE, REQUEST_SPAN } from '../../http/request-span';
 import type { OwnSpanKind, TracingHooks } from './tracing-state';
 
@@ -19,6 +21,12 @@ export function errorCodeOf(error: unknown): string {
   return error instanceof Error ? error.name : 'error';
 }
 
+/** The template of the route that handled the request ('/api/v0/endptjobs/:id'), if one did. */
+function routeTemplateOf(request: Request): string | undefined {
+  const path = (request.route as { path?: unknown } | undefined)?.path;
+  return typeof path === 'string' ? request.baseUrl + path : undefined;
+}
+
 function isPromiseLike(value: unknown): value is Promise<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
@@ -32,10 +40,19 @@ export function createTracingHooks(): TracingHooks {
   };
   return {
     requestSpan(request, response, next) {
-      const span = trace.getActiveSpan();
+      const active = context.active();
+      const span = trace.getSpan(active);
       if (span) {
         (request as unknown as { [REQUEST_SPAN]?: Span })[REQUEST_SPAN] = span;
         response.setHeader('X-Trace-Id', span.spanContext().traceId);
+        // The http instrumentation names the server span and sets http.route from this
+        // metadata when the response closes; 'finish' comes first, once routing is done.
+        const metadata = getRPCMetadata(active);
+        if (metadata?.type === RPCType.HTTP)
+          response.once('finish', () => {
+            const route = routeTemplateOf(request);
+            if (route) metadata.route = route;
+          });
       }
       next();
     },

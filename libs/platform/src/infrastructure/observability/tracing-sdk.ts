@@ -2,10 +2,8 @@ import { NodeSDK, resources } from '@opentelemetry/sdk-node';
 import { ConsoleSpanExporter, SpanExporter } from '@opentelemetry/sdk-trace';
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { NestInstrumentation } from '@opentelemetry/instrumentation-nestjs-core';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
 import { RedactingSpanExporter } from './redacting-span-exporter';
@@ -35,10 +33,11 @@ function serviceNamed(env: NodeJS.ProcessEnv): boolean {
  * are Prometheus and pino), sampled as OTEL_TRACES_SAMPLER says (parent-based always-on by
  * default), exported in batches (OTEL_BSP_*) through the redacting exporter.
  *
- * - http: one server span per request (probes and /metrics left out), named by the route
- *   template the express instrumentation finds; it makes no span of its own per express
- *   layer (Nest's spans cover the handler), which keeps the cost per request down.
- * - nestjs-core: the request's Nest context and its handler.
+ * - http: one server span per request (probes and /metrics left out), named by its route
+ *   template, which our first middleware hands over (tracing-hooks.ts). No express or
+ *   nestjs-core instrumentation: they wrap every layer and add two spans per request that
+ *   repeat the server span and the use case's, for a third of tracing's cost per request
+ *   (docs/performance.md "Tracing").
  * - pg: each statement, its text only (placeholders, never the values); ioredis: each command, by name only (keys and values may hold
  *   fingerprints, counters or destinations). Both only inside a trace, so a worker polling
  *   its queue makes no trace of its own.
@@ -66,14 +65,6 @@ export function startTracingSdk(
         ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.test(request.url ?? ''),
         requireParentforOutgoingSpans: true,
       }),
-      new ExpressInstrumentation({
-        ignoreLayersType: [
-          ExpressLayerType.MIDDLEWARE,
-          ExpressLayerType.ROUTER,
-          ExpressLayerType.REQUEST_HANDLER,
-        ],
-      }),
-      new NestInstrumentation(),
       new PgInstrumentation({
         requireParentSpan: true,
         enhancedDatabaseReporting: false,
