@@ -7,7 +7,7 @@ import { PlatformConfig } from '../../config/platform-config';
 import { RequestMetricsMiddleware } from '../../http/request-metrics.middleware';
 import { QueueRegistry } from '../queue/queue-registry';
 import { PrometheusMetrics } from './prometheus-metrics';
-import { tracingActive } from './tracing-state';
+import { tracingActive, tracingHooks } from './tracing-state';
 import { UseCaseSpans } from './use-case-spans';
 
 /** Header names whose values never reach a log line. */
@@ -25,7 +25,7 @@ const REDACTED_PATHS = [
  * (`GET /api/v0/users/current/ 200 3 ms`, see PRETTY_REQUEST_LINES): the structured
  * request and response fields, headers included, are for JSON logs and stay out of it.
  * A line written inside a traced request or job ends with its trace_id and span_id (the
- * pino instrumentation puts them in the record; JSON lines carry them as fields).
+ * logger's mixin puts them in the record; JSON lines carry them as fields).
  */
 export const PRETTY_TRANSPORT = {
   target: 'pino-pretty',
@@ -60,6 +60,7 @@ const PRETTY_REQUEST_LINES = {
 @Module({})
 export class ObservabilityModule implements NestModule {
   static forRoot(config: PlatformConfig): DynamicModule {
+    const tracing = tracingHooks();
     return {
       global: true,
       module: ObservabilityModule,
@@ -72,6 +73,8 @@ export class ObservabilityModule implements NestModule {
               ? { transport: PRETTY_TRANSPORT, ...PRETTY_REQUEST_LINES }
               : {}),
             redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+            // With tracing, every line written inside a trace carries its ids.
+            ...(tracing ? { mixin: () => tracing.logFields() } : {}),
             genReqId: (request, response) => {
               const given = request.headers['x-request-id'];
               const id =

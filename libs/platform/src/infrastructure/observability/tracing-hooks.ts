@@ -1,4 +1,16 @@
-import { context, propagation, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  Context,
+  context,
+  createContextKey,
+  isSpanContextValid,
+  propagation,
+  Span,
+  SpanContext,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+} from '@opentelemetry/api';
 import { getRPCMetadata, RPCType } from '@opentelemetry/core';
 import type { Request } from 'express';
 import { ERROR_CODE_ATTRIBUTE, REQUEST_SPAN } from '../../http/request-span';
@@ -10,6 +22,28 @@ const KINDS: Record<OwnSpanKind, SpanKind> = {
   producer: SpanKind.PRODUCER,
   consumer: SpanKind.CONSUMER,
 };
+
+/**
+ * Where a trace that is not sampled keeps its context. Its requests and jobs run with no
+ * span in their context, so the pg and ioredis instrumentations (which require a parent
+ * span) and our own spans make nothing, the bulk of tracing's cost per request; yet their
+ * log lines and answers still carry the trace id, and the jobs and providers they call are
+ * handed the context with its not-sampled flag, so the trace stays unsampled downstream.
+ */
+const UNSAMPLED_TRACE = createContextKey('gpu-marketplace unsampled trace');
+
+function unsampledContext(base: Context, spanContext: SpanContext): Context {
+  return trace.deleteSpan(base).setValue(UNSAMPLED_TRACE, spanContext);
+}
+
+/** The active span's context, or that of the unsampled trace this context belongs to. */
+function traceOf(active: Context): SpanContext | undefined {
+  return trace.getSpanContext(active) ?? (active.getValue(UNSAMPLED_TRACE) as SpanContext);
+}
+
+function sampled(spanContext: SpanContext): boolean {
+  return (spanContext.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED;
+}
 
 /**
  * The error's code when it has one (DomainError and its kin), else its class name: what a
@@ -42,25 +76,42 @@ export function createTracingHooks(): TracingHooks {
     requestSpan(request, response, next) {
       const active = context.active();
       const span = trace.getSpan(active);
-      if (span) {
-        (request as unknown as { [REQUEST_SPAN]?: Span })[REQUEST_SPAN] = span;
-        response.setHeader('X-Trace-Id', span.spanContext().traceId);
-        // The http instrumentation names the server span and sets http.route from this
-        // metadata when the response closes; 'finish' comes first, once routing is done.
-        const metadata = getRPCMetadata(active);
-        if (metadata?.type === RPCType.HTTP)
-          response.once('finish', () => {
-            const route = routeTemplateOf(request);
-            if (route) metadata.route = route;
-          });
-      }
+      if (!span) return next();
+      response.setHeader('X-Trace-Id', span.spanContext().traceId);
+      if (!span.isRecording())
+        return context.with(unsampledContext(active, span.spanContext()), next);
+      (request as unknown as { [REQUEST_SPAN]?: Span })[REQUEST_SPAN] = span;
+      // The http instrumentation names the server span and sets http.route from this
+      // metadata when the response closes; 'finish' comes first, once routing is done.
+      const metadata = getRPCMetadata(active);
+      if (metadata?.type === RPCType.HTTP)
+        response.once('finish', () => {
+          const route = routeTemplateOf(request);
+          if (route) metadata.route = route;
+        });
       next();
+    },
+
+    logFields(): Record<string, string> {
+      const spanContext = traceOf(context.active());
+      if (!spanContext || !isSpanContextValid(spanContext)) return {};
+      return {
+        trace_id: spanContext.traceId,
+        span_id: spanContext.spanId,
+        trace_flags: `0${spanContext.traceFlags.toString(16)}`,
+      };
     },
 
     inSpan(name, kind, attributes, work, parent) {
       const parentContext = parent
         ? propagation.extract(context.active(), parent)
         : context.active();
+      const parentTrace = traceOf(parentContext);
+      if (parentTrace && !sampled(parentTrace)) {
+        const headers: Record<string, string> = {};
+        propagation.inject(trace.setSpanContext(parentContext, parentTrace), headers);
+        return context.with(unsampledContext(parentContext, parentTrace), () => work(headers));
+      }
       return tracer.startActiveSpan(
         name,
         { kind: KINDS[kind], attributes },
@@ -81,6 +132,8 @@ export function createTracingHooks(): TracingHooks {
     },
 
     around(name, attributes, work) {
+      const parentTrace = traceOf(context.active());
+      if (parentTrace && !sampled(parentTrace)) return work();
       return tracer.startActiveSpan(name, { attributes }, (span) => {
         let result;
         try {

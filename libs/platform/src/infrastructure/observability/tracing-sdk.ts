@@ -5,7 +5,6 @@ import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/export
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
-import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
 import { RedactingSpanExporter } from './redacting-span-exporter';
 import { createTracingHooks } from './tracing-hooks';
 import type { TracingSettings } from './tracing-settings';
@@ -36,13 +35,14 @@ function serviceNamed(env: NodeJS.ProcessEnv): boolean {
  * - http: one server span per request (probes and /metrics left out), named by its route
  *   template, which our first middleware hands over (tracing-hooks.ts). No express or
  *   nestjs-core instrumentation: they wrap every layer and add two spans per request that
- *   repeat the server span and the use case's, for a third of tracing's cost per request
- *   (docs/performance.md "Tracing").
- * - pg: each statement, its text only (placeholders, never the values); ioredis: each command, by name only (keys and values may hold
- *   fingerprints, counters or destinations). Both only inside a trace, so a worker polling
- *   its queue makes no trace of its own.
- * - pino: trace_id and span_id on every log line written inside a span; the log records
- *   themselves stay in the process's log output (no log export).
+ *   repeat the server span and the use case's (docs/performance.md "Tracing").
+ * - pg: each statement, its text only (placeholders, never the values); ioredis: each
+ *   command, by name only (keys and values may hold fingerprints, counters or
+ *   destinations). Both only inside a sampled trace (an unsampled one runs with no span in
+ *   its context, tracing-hooks.ts), so a worker polling its queue makes no trace of its own.
+ *
+ * Log lines get trace_id and span_id from the logger's mixin (ObservabilityModule), not
+ * from a pino instrumentation: it would miss the unsampled traces.
  */
 export function startTracingSdk(
   settings: TracingSettings,
@@ -76,7 +76,6 @@ export function startTracingSdk(
         requireParentSpan: true,
         dbStatementSerializer: (command) => command,
       }),
-      new PinoInstrumentation({ disableLogSending: true }),
     ],
   });
   sdk.start();

@@ -17,8 +17,13 @@ export interface TracingHooks {
    */
   requestSpan(request: Request, response: Response, next: NextFunction): void;
   /**
+   * The active trace's ids for a log line (`trace_id`, `span_id`, `trace_flags`, as the
+   * OpenTelemetry log conventions name them), sampled or not; nothing outside a trace.
+   */
+  logFields(): Record<string, string>;
+  /**
    * Runs `work` in a new span, child of the active one, or of the W3C context in `parent`
-   * (a job's). `work` receives the headers that carry this span's context to a provider.
+   * (a job's); in a trace that is not sampled, in no span, handing the trace on unsampled. `work` receives the headers that carry this span's context to a provider.
    * A failure marks the span as an error with the error's `code`, never its message.
    */
   inSpan<T>(
@@ -30,7 +35,8 @@ export interface TracingHooks {
   ): Promise<T>;
   /**
    * Runs `work` in an internal span that ends when its result settles (or at once when the
-   * result is not a promise), and returns that result as it is.
+   * result is not a promise), and returns that result as it is; in a trace that is not
+   * sampled, `work` alone.
    */
   around<T>(name: string, attributes: Attributes, work: () => T): T;
 }
