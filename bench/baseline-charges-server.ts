@@ -1,123 +1,167 @@
 /**
- * The floor the charges endpoint is compared with in `npm run bench`: plain `node:http` +
- * `pg`, no framework, no auth, no validation, no rate limit, no logging. It serves page 1
- * of the table format for one user (BASELINE_USER_ID) with the product's own statements
- * (charge-report.sql) in the same rounds as the use case, and the same JSON entries, so
- * the ratio measures everything the product adds around the SQL.
+ * The bare-Node side of the charges benchmarks: the charges report served by plain
+ * `node:http` + `pg`, with no framework, no middleware, no guards, no rate limit and no
+ * logging, so that comparing the api with it measures everything the framework and its
+ * pipeline add around the product's own work.
  *
- * Environment: DATABASE_URL, BASELINE_USER_ID, PORT (0: any), DATABASE_POOL_MAX (20, the
- * api's default). Prints `{"msg": "baseline listening", "port": N}` once it listens.
+ * The product's own work is reused, never re-written: the query parser
+ * (charges.request.ts), the use case with its cursor codec (GetChargesReportUseCase,
+ * PageCursorCodec: same signed next_token), the reader and its statements
+ * (PostgresChargeReportReader, charge-report.sql.ts, run as named statements when
+ * DATABASE_PREPARED_STATEMENTS says so, as the api runs them) and the presenter. It serves
+ * every page the endpoint serves (table and tree, any limit, any day range, and later
+ * pages from the api's own next_token, signed with the same SECRET_HMAC_KEY), and answers
+ * the same bytes: `npm run bench:charges` checks that before measuring.
+ *
+ * Who is asking: with an `Authorization: Bearer <key>` header, the key is resolved the way
+ * the api's cheapest path resolves it (AuthenticateBearerUseCase on a cache hit): its
+ * fingerprint under the configured SECRET_HMAC_KEY, then an in-process cache of the key's
+ * owner, filled from api_keys on the key's first use (never invalidated: the benchmark
+ * neither revokes nor changes keys). Without the header, BASELINE_USER_ID when it is set
+ * (the mode of `npm run bench`, which measures the page without authentication), else 401.
+ *
+ * Environment: the api's (DATABASE_URL, SECRET_HMAC_KEY, DATABASE_PREPARED_STATEMENTS, read
+ * by the platform's own configuration loader, so tokens and fingerprints match the api's
+ * under the same environment), BASELINE_USER_ID (optional, see above), PORT (0: any),
+ * DATABASE_POOL_MAX (20; `npm run bench:charges` passes the api's). Prints
+ * `{"msg": "baseline listening", "port": N}` once it listens.
  */
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
-import { Pool } from 'pg';
-import { contractEntry } from '@app/billing/domain/charge-entries';
+import { Pool, QueryResultRow } from 'pg';
 import {
-  ChargeFilter,
-  ContractChargeTotals,
-  ContractEntryRow,
-  ContractKind,
-} from '@app/billing/domain/charge-report';
-import {
-  contractChargesStatement,
-  headStatement,
-  pageStatement,
-} from '@app/billing/infrastructure/persistence/charge-report.sql';
-import { presentChargeEntry } from '@app/billing/http/charge-page.presenter';
-import {
-  ChargeSqlRow,
-  toContractTotals,
-} from '@app/billing/infrastructure/persistence/charge-report.mapper';
+  DomainError,
+  Environment,
+  LagTolerantReads,
+  loadPlatformConfig,
+  ReplicaState,
+  SecretKeeper,
+  StatementOptions,
+  statementConfig,
+} from '@app/platform';
+import { bearerToken } from '@app/platform/http/bearer-token';
+import { NodeSecretKeeper } from '@app/platform/infrastructure/crypto/node-crypto.adapters';
+import { CREDENTIAL_FINGERPRINT } from '@app/accounts/application/credentials/credential-issuer.service';
+import { GetChargesReportUseCase } from '@app/billing/application/get-charges-report.use-case';
+import { ChargeOwner } from '@app/billing/domain/contract';
+import { presentChargePage } from '@app/billing/http/charge-page.presenter';
+import { parseChargeQuery } from '@app/billing/http/charges.request';
+import { PostgresChargeReportReader } from '@app/billing/infrastructure/persistence/postgres-charge-report.reader';
 
-const userId = Number(process.env.BASELINE_USER_ID);
-if (!Number.isInteger(userId) || userId < 1) {
+/**
+ * The api's reads when it has no replica: every statement on the primary, named when the
+ * statement asks for it and DATABASE_PREPARED_STATEMENTS allows it (the same statementConfig).
+ */
+class PrimaryReads extends LagTolerantReads {
+  constructor(
+    private readonly pool: Pool,
+    private readonly prepared: boolean,
+  ) {
+    super();
+  }
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
+  async rows<Row>(
+    sql: string,
+    params: readonly unknown[] = [],
+    options: StatementOptions = {},
+  ): Promise<Row[]> {
+    const prepare = this.prepared && options.prepare === true;
+    const result = await this.pool.query<QueryResultRow>(statementConfig(sql, params, prepare));
+    return result.rows as Row[];
+  }
+
+  async replicaState(): Promise<ReplicaState> {
+    return { status: 'none' };
+  }
+}
+
+/**
+ * Owners of the API keys seen so far, by fingerprint: what the api's credential cache
+ * holds on a hit, without its invalidation (the benchmark never changes a key). Keys made
+ * under an older SECRET_HMAC_KEY are looked up under every fingerprint, as the api does.
+ */
+class BearerOwners {
+  private readonly owners = new Map<string, ChargeOwner>();
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly secrets: SecretKeeper,
+  ) {}
+
+  async ownerOf(key: string): Promise<ChargeOwner | null> {
+    const fingerprints = this.secrets.fingerprints(CREDENTIAL_FINGERPRINT, key);
+    return this.owners.get(fingerprints[0]) ?? this.lookUp(fingerprints);
+  }
+
+  private async lookUp(fingerprints: string[]): Promise<ChargeOwner | null> {
+    const { rows } = await this.pool.query<{ user_id: number; team_id: number | null }>(
+      `SELECT user_id, team_id FROM api_keys
+        WHERE key_hash = ANY($1) AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+        LIMIT 1`,
+      [fingerprints],
+    );
+    if (!rows[0]) return null;
+    const owner = { userId: rows[0].user_id, teamId: rows[0].team_id };
+    this.owners.set(fingerprints[0], owner);
+    return owner;
+  }
+}
+
+const config = loadPlatformConfig(new Environment());
+const pool = new Pool({
+  connectionString: config.databaseUrl,
+  max: Number(process.env.DATABASE_POOL_MAX ?? 20),
+});
+const secrets = new NodeSecretKeeper(config.hmacKeys, config.encryptionKeys);
+const report = new GetChargesReportUseCase(
+  new PostgresChargeReportReader(new PrimaryReads(pool, config.databasePreparedStatements)),
+  secrets,
+);
+const bearerOwners = new BearerOwners(pool, secrets);
+const unauthenticatedUser = process.env.BASELINE_USER_ID
+  ? Number(process.env.BASELINE_USER_ID)
+  : null;
+if (
+  unauthenticatedUser !== null &&
+  !(Number.isInteger(unauthenticatedUser) && unauthenticatedUser > 0)
+) {
   console.error('BASELINE_USER_ID must be a user id');
   process.exit(1);
 }
-const pool = new Pool({
-  connectionString: process.env.DATABASE_URL,
-  max: Number(process.env.DATABASE_POOL_MAX ?? 20),
-});
 
-interface PageRow {
-  id: number;
-  source: string;
-  start_ts: string;
-  end_ts: string;
-  kind: ContractKind;
-  label: string | null;
-  template_id: number | null;
-  endpoint_id: number | null;
-  workergroup_id: number | null;
+async function ownerOfRequest(req: IncomingMessage): Promise<ChargeOwner | null> {
+  const header = req.headers.authorization;
+  if (header === undefined && unauthenticatedUser !== null)
+    return { userId: unauthenticatedUser, teamId: null };
+  const key = header === undefined ? undefined : bearerToken(header);
+  return key ? bearerOwners.ownerOf(key) : null;
 }
 
-function contractRow(row: PageRow): ContractEntryRow {
-  return {
-    rowKind: 'contract',
-    id: row.id,
-    kind: row.kind,
-    source: row.source,
-    start: Number(row.start_ts),
-    end: Number(row.end_ts),
-    label: row.label,
-    templateId: row.template_id,
-    endpointId: row.endpoint_id,
-    workergroupId: row.workergroup_id,
-  };
+interface Answer {
+  status: number;
+  body: unknown;
 }
 
-async function page(filter: ChargeFilter, limit: number): Promise<Record<string, unknown>> {
-  const headSql = headStatement(userId, filter);
-  const head = (await pool.query<{ snapshot: string; total: number }>(headSql.text, headSql.values))
-    .rows[0];
-  const snapshot = head.snapshot;
-  const pageSql = pageStatement(userId, filter, snapshot, null, limit + 1);
-  const pageResult = await pool.query<PageRow>(pageSql.text, pageSql.values);
-  const rows = pageResult.rows.slice(0, limit).map(contractRow);
-  const chargesSql = contractChargesStatement(
-    rows.map((row) => row.id),
-    filter.gte,
-    filter.lte,
-  );
-  const totals = rows.length
-    ? toContractTotals((await pool.query<ChargeSqlRow>(chargesSql.text, chargesSql.values)).rows)
-    : new Map<number, ContractChargeTotals>();
-  const results = rows.map((row) => presentChargeEntry(contractEntry(row, totals.get(row.id))));
-  const last = rows[rows.length - 1];
-  return {
-    success: true,
-    count: results.length,
-    total: head.total,
-    // Unsigned: the baseline serves page 1 only; a token of similar size keeps bodies alike.
-    next_token:
-      pageResult.rows.length > limit && last
-        ? Buffer.from(JSON.stringify({ v: last.end, s: last.source, n: snapshot })).toString(
-            'base64url',
-          )
-        : null,
-    results,
-  };
+async function chargesPage(req: IncomingMessage, url: URL): Promise<Answer> {
+  const owner = await ownerOfRequest(req);
+  if (!owner) return { status: 401, body: { success: false, msg: 'Invalid user key' } };
+  // Express hands the parser the form-decoded parameters; URLSearchParams decodes alike.
+  const query = parseChargeQuery(Object.fromEntries(url.searchParams));
+  return { status: 200, body: presentChargePage(await report.execute(owner, query)) };
 }
 
-/** No validation on purpose: the query is trusted to be the benchmark's own. */
-function filterOf(url: URL): { filter: ChargeFilter; limit: number } {
-  const day = (
-    JSON.parse(url.searchParams.get('select_filters') ?? '{}') as {
-      day: { gte: number; lte: number };
-    }
-  ).day;
-  return {
-    filter: {
-      gte: day.gte,
-      lte: day.lte,
-      categories: null,
-      format: 'table',
-      latestFirst: url.searchParams.get('latest_first') !== 'false',
-    },
-    limit: Math.min(500, Number(url.searchParams.get('limit') ?? 100)),
-  };
+function failure(error: unknown): Answer {
+  // A refused query or token is the caller's mistake; anything else is the server's.
+  if (error instanceof DomainError)
+    return { status: 400, body: { success: false, error: error.code, msg: error.message } };
+  return { status: 500, body: { success: false, msg: (error as Error).message } };
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
+/** JSON.stringify, as Express's res.json writes the api's body (no spaces, no replacer). */
+function send(res: ServerResponse, { status, body }: Answer): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -129,16 +173,13 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   if (req.method !== 'GET' || !/^\/api\/v0\/charges\/?$/.test(url.pathname))
-    return send(res, 404, { success: false, error: 'not_found', msg: 'Not found' });
-  let query: { filter: ChargeFilter; limit: number };
-  try {
-    query = filterOf(url);
-  } catch {
-    return send(res, 400, { success: false, msg: 'bad query' });
-  }
-  page(query.filter, query.limit).then(
-    (body) => send(res, 200, body),
-    (error: Error) => send(res, 500, { success: false, msg: error.message }),
+    return send(res, {
+      status: 404,
+      body: { success: false, error: 'not_found', msg: 'Not found' },
+    });
+  chargesPage(req, url).then(
+    (answer) => send(res, answer),
+    (error: unknown) => send(res, failure(error)),
   );
 });
 server.keepAliveTimeout = 65_000;

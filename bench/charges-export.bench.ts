@@ -4,20 +4,34 @@
  * Export: rows/s, MB/s, time to the first byte and the api's RSS growth (sampled from
  * /proc every 20 ms) per format, uncompressed and compressed (gzip, br: the bytes on the
  * wire against the decoded ones), and 30 days for a client that reads slowly (the
- * cursor must wait for it: RSS stays flat). Statement: HTTP and SQL latency per period
- * and grouping. Prints a markdown report. Not part of `npm test`.
+ * cursor must wait for it: RSS stays flat). The export's floor: the database's own speed
+ * at the same work, `COPY (<the export's query>) TO STDOUT (FORMAT csv)` with the export's
+ * parameters for the same year, read to its end from this process, once before and once
+ * after the year's uncompressed exports (after an untimed pass, so that no side pays for
+ * reading the year from disk); each year's export is reported against it (export rows/s
+ * over COPY rows/s of both runs, target >= 0.6). Statement: HTTP and SQL latency per period and grouping.
+ * Prints a markdown report (nothing is written to docs/). Not part of `npm test`.
  *
  * Environment (all optional):
  *   BENCH_DATABASE_URL  postgres://postgres@127.0.0.1:5432/gpumarket_bench (must hold the dataset)
  *   BENCH_REDIS_URL     redis://127.0.0.1:6379/10
- *   BENCH_REPEAT        20 statement requests per case
+ *   BENCH_REPEAT        20 statement requests per case (the exports and the COPY floor
+ *                       always run in full: a shorter setting shortens the statements only)
  */
 import { Agent, get } from 'node:http';
 import { join } from 'node:path';
 import { createBrotliDecompress, createGunzip } from 'node:zlib';
-import { Pool } from 'pg';
-import { statementSumsStatement } from '@app/billing/infrastructure/persistence/charge-statement.sql';
+import { escapeLiteral, Pool } from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import {
+  exportLinesStatement,
+  statementSumsStatement,
+} from '@app/billing/infrastructure/persistence/charge-statement.sql';
+import { SqlStatement } from '@app/billing/infrastructure/persistence/charge-report.sql';
 import { StatementGrouping, StatementPeriod } from '@app/billing/domain/charge-statement';
+import { exportedDays } from '@app/billing/domain/charge-export';
+import { chargeOwnerKey } from '@app/billing/domain/contract';
+import { parseChargeExportQuery } from '@app/billing/http/charges.request';
 import {
   assertLoopback,
   deadline,
@@ -38,6 +52,8 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/10';
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 20);
 const HEAVY_EMAIL = 'demo-1@demo.gpumarket.test';
 const DAY = 86_400;
+/** The least share of the database's own speed (COPY) the export must keep. */
+const COPY_TARGET = 0.6;
 
 interface ExportRun {
   label: string;
@@ -125,6 +141,119 @@ function download(
   });
 }
 
+/**
+ * A value as a SQL literal for a statement that takes no parameters (COPY): quoted, so
+ * PostgreSQL resolves its type from where it stands, as it does a parameter's; an array as
+ * an array literal ('{"a","b"}').
+ */
+function literal(value: unknown): string {
+  if (Array.isArray(value))
+    return escapeLiteral(`{${value.map((item) => JSON.stringify(String(item))).join(',')}}`);
+  return escapeLiteral(String(value));
+}
+
+/** The statement's text with its `$n` placeholders replaced by their values. */
+function inlineValues({ text, values }: SqlStatement): string {
+  return text.replace(/\$(\d+)/g, (_match, index: string) => literal(values[Number(index) - 1]));
+}
+
+/**
+ * The export's own statement for `select_filters` of the heavy user, as the api builds it
+ * for GET /api/v0/charges/export/?select_filters=...&format=csv (the same parser, the
+ * same days, the same owner key).
+ */
+function exportStatement(userId: number, gte: number, lte: number): SqlStatement {
+  const query = exportedDays(
+    parseChargeExportQuery({
+      select_filters: JSON.stringify({ day: { gte, lte } }),
+      format: 'csv',
+    }),
+  );
+  const ownerKey = chargeOwnerKey({ userId, teamId: null });
+  return exportLinesStatement(ownerKey, query.gte, query.lte, query.categories);
+}
+
+/**
+ * The database's own speed at the export's work: COPY of the export's query to this
+ * process in CSV, read to its end; its rows are those the server says it copied.
+ */
+async function copyFloor(pool: Pool, statement: SqlStatement, label: string): Promise<ExportRun> {
+  const client = await pool.connect();
+  try {
+    const started = process.hrtime.bigint();
+    const stream = client.query(copyTo(`COPY (${inlineValues(statement)}) TO STDOUT (FORMAT csv)`));
+    let firstByteMs = 0;
+    let bytes = 0;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (bytes === 0) firstByteMs = Number(process.hrtime.bigint() - started) / 1e6;
+      bytes += chunk.length;
+    }
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    return {
+      label,
+      rows: stream.rowCount,
+      bytes,
+      decodedBytes: bytes,
+      seconds,
+      firstByteMs,
+      rssBefore: NaN,
+      rssPeak: NaN,
+    };
+  } finally {
+    client.release();
+  }
+}
+
+/** One row of the export table; the COPY floor's own rows have no api and no ratio. */
+function exportRow(run: ExportRun, copyRate: number): string {
+  const rate = run.rows / run.seconds;
+  const fixed = (value: number, digits: number) =>
+    Number.isFinite(value) ? value.toFixed(digits) : '-';
+  const cells = [
+    run.label,
+    run.rows.toLocaleString('en'),
+    (run.bytes / 1e6).toFixed(1),
+    (run.decodedBytes / 1e6).toFixed(1),
+    run.seconds.toFixed(1),
+    Math.round(rate).toLocaleString('en'),
+    // The same query and range as the floor: the year's exports only.
+    run.label.startsWith('a year') && !run.label.includes('COPY') ? fixed(rate / copyRate, 2) : '-',
+    (run.bytes / 1e6 / run.seconds).toFixed(1),
+    run.firstByteMs.toFixed(0),
+    fixed(run.rssBefore, 0),
+    fixed(run.rssPeak, 0),
+    fixed(run.rssPeak - run.rssBefore, 1),
+  ];
+  return `| ${cells.join(' | ')} |`;
+}
+
+/** Rows per second of runs taken together: their rows over their summed time. */
+function pooledRate(runs: ExportRun[]): number {
+  const rows = runs.reduce((sum, run) => sum + run.rows, 0);
+  return rows / runs.reduce((sum, run) => sum + run.seconds, 0);
+}
+
+/** The year's exports as the api serves them by default (no compression): the export itself. */
+const isYearExport = (run: ExportRun) => /^a year, (csv|ndjson)$/.test(run.label);
+
+/** The year's exports against the COPY floor, with the target's verdict. */
+function copyChecks(exports: ExportRun[], floor: ExportRun[]): string[] {
+  const copyRate = pooledRate(floor);
+  const rate = (value: number) => Math.round(value).toLocaleString('en');
+  return [
+    `Export vs the database's own speed (export rows/s / COPY rows/s >= ${COPY_TARGET} x; COPY rows/s ` +
+      `of its ${floor.length} runs taken together):`,
+    '',
+    ...exports.filter(isYearExport).map((run) => {
+      const ratio = run.rows / run.seconds / copyRate;
+      return (
+        `- ${run.label}: ${rate(run.rows / run.seconds)} / ${rate(copyRate)} rows/s = ` +
+        `${ratio.toFixed(2)} x ${ratio >= COPY_TARGET ? 'met' : '**MISSED**'}`
+      );
+    }),
+  ];
+}
+
 async function timed(work: () => Promise<unknown>): Promise<number> {
   const started = process.hrtime.bigint();
   await work();
@@ -144,6 +273,8 @@ async function main(): Promise<void> {
   const pool = new Pool({ connectionString: DATABASE_URL, max: 2 });
   const env = benchServerEnv(DATABASE_URL, REDIS_URL);
   const exports: ExportRun[] = [];
+  /** COPY of the export's query, before and after the year's uncompressed exports. */
+  const floor: ExportRun[] = [];
   const statements: string[] = [];
   let context = '';
   try {
@@ -172,6 +303,9 @@ async function main(): Promise<void> {
       600_000,
     );
     const auth = { Authorization: `Bearer ${apiKey}` };
+    const yearStatement = exportStatement(heavy, gte, lastDay);
+    const copyLabel = (when: string) =>
+      `a year, COPY (the export's query) TO STDOUT (FORMAT csv), ${when}`;
     const filters = encodeURIComponent(JSON.stringify({ day: { gte, lte: lastDay } }));
     const exportUrl = (format: string) =>
       `${api.url}/api/v0/charges/export/?select_filters=${filters}&format=${format}`;
@@ -183,11 +317,20 @@ async function main(): Promise<void> {
       api.pid,
       'warm-up csv',
     );
+    // One untimed pass first: whichever side read the year first would pay for reading it
+    // from disk (a 14 s COPY then 8 s once cached, in a smoke run).
+    log(JSON.stringify(await copyFloor(pool, yearStatement, copyLabel('warm-up, not counted'))));
+    // The floor brackets the uncompressed exports (COPY, csv, ndjson, COPY): a change in the
+    // machine's load during them weighs on both sides.
+    floor.push(await copyFloor(pool, yearStatement, copyLabel('before the exports')));
+    log(JSON.stringify(floor[0]));
     for (const format of ['csv', 'ndjson']) {
       const run = await download(exportUrl(format), auth, api.pid, `a year, ${format}`);
       log(JSON.stringify(run));
       exports.push(run);
     }
+    floor.push(await copyFloor(pool, yearStatement, copyLabel('after them')));
+    log(JSON.stringify(floor[1]));
     // Compression on (the client asks) against off (the runs above), in the same run.
     for (const encoding of ['gzip', 'br'] as const) {
       const run = await download(
@@ -261,14 +404,11 @@ async function main(): Promise<void> {
     `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench:billing\` on ${machine()}; ` +
       `load average ${loadAtStart} at the start, ${loadAverage()} at the end. ${context}`,
     '',
-    '| Export | rows | MB on the wire | MB decoded | seconds | rows/s | MB/s (wire) | first byte ms | api RSS before MiB | api RSS peak MiB | growth MiB |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...exports.map(
-      (run) =>
-        `| ${run.label} | ${run.rows.toLocaleString('en')} | ${(run.bytes / 1e6).toFixed(1)} | ${(run.decodedBytes / 1e6).toFixed(1)} | ${run.seconds.toFixed(1)} | ` +
-        `${Math.round(run.rows / run.seconds).toLocaleString('en')} | ${(run.bytes / 1e6 / run.seconds).toFixed(1)} | ` +
-        `${run.firstByteMs.toFixed(0)} | ${run.rssBefore.toFixed(0)} | ${run.rssPeak.toFixed(0)} | ${(run.rssPeak - run.rssBefore).toFixed(1)} |`,
-    ),
+    '| Export | rows | MB on the wire | MB decoded | seconds | rows/s | rows/s / COPY | MB/s (wire) | first byte ms | api RSS before MiB | api RSS peak MiB | growth MiB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...[...floor, ...exports].map((run) => exportRow(run, pooledRate(floor))),
+    '',
+    ...copyChecks(exports, floor),
     '',
     `| Statement period | group_by | body KiB | SQL p50 ms | HTTP p50 ms | HTTP p95 ms |`,
     '|---|---|---:|---:|---:|---:|',

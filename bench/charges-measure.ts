@@ -64,7 +64,7 @@ export async function measureLoop(
 }
 
 /**
- * Measures pieces of work against each other in alternating slices (A B C C B A ...),
+ * Measures pieces of work against each other in alternating slices (A B C D D C B A ...),
  * `seconds` in all for each, so a change in the machine's background load during the
  * measurement weighs on all sides alike and their ratios stay meaningful.
  */
@@ -123,4 +123,19 @@ export function httpGetter(
   const fetchBody = httpFetcher(agent, headers);
   return async (url) =>
     JSON.parse((await fetchBody(url)).toString('utf8')) as Record<string, unknown>;
+}
+
+/**
+ * Fails unless two answers to the same request are the same bytes: two sides timed on
+ * different bodies would be compared on different work. The message shows where they part.
+ */
+export function assertSameBytes(what: string, expected: Buffer, actual: Buffer): void {
+  if (expected.equals(actual)) return;
+  let at = 0;
+  while (at < expected.length && at < actual.length && expected[at] === actual[at]) at += 1;
+  const around = (body: Buffer) => body.subarray(Math.max(0, at - 60), at + 60).toString('utf8');
+  throw new Error(
+    `${what}: bodies differ at byte ${at} (lengths ${expected.length} and ${actual.length}):\n` +
+      `  expected ...${around(expected)}...\n  actual   ...${around(actual)}...`,
+  );
 }

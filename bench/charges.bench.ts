@@ -1,9 +1,15 @@
 /**
  * `npm run bench:charges`: the charges report on a seed:demo dataset (1,000,000 contracts,
  * ~10,000,000 daily charges, 10,000 users, a heavy user with ~200,000 contracts).
- * For the heavy user it measures, in one run, the SQL floor (the endpoint's own statements
- * on pg) and the endpoint over HTTP (a spawned api, RATE_LIMITS=off) at concurrency 1 and
- * 16, then prints the table and writes it into docs/performance.md. Not part of `npm test`.
+ * For the heavy user it measures, in one run and in alternating slices, four sides of
+ * every page: the reference statements and the endpoint's own statements on pg (the SQL
+ * floor, bench/charges-sql-floor.ts), the endpoint over HTTP (a spawned api,
+ * RATE_LIMITS=off) and the same page from bare Node (bench/baseline-charges-server.ts: the
+ * product's own code without the framework, checked to answer the same bytes first), at
+ * concurrency 1 and 16. Then, at concurrency 1, the first pages of the heavy user against
+ * those of the demo user whose contract count is closest to 100 (the cost must stay flat
+ * as history grows). Prints the tables and targets and writes them into
+ * docs/performance.md (its block between the charges-bench markers). Not part of `npm test`.
  *
  * Environment (all optional):
  *   BENCH_DATABASE_URL  postgres://postgres@127.0.0.1:5432/gpumarket_bench (seeded when the
@@ -19,13 +25,22 @@ import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { Pool } from 'pg';
 import { ChargeFilter, ChargeFormat } from '@app/billing/domain/charge-report';
-import { httpFetcher, httpGetter, Measurement, measureLoop, measureSides } from './charges-measure';
+import { loadPlatformConfig, Environment } from '@app/platform';
+import {
+  assertSameBytes,
+  httpFetcher,
+  httpGetter,
+  Measurement,
+  measureLoop,
+  measureSides,
+} from './charges-measure';
 import {
   endpointStatements,
   explainFloor,
   floorPage,
   FloorRequest,
   REFERENCE_STATEMENTS,
+  ReportStatements,
 } from './charges-sql-floor';
 import { writeMarkdown } from './docs';
 import {
@@ -40,6 +55,7 @@ import {
   startServer,
   stopAll,
   benchServerEnv,
+  Server,
 } from './processes';
 
 const DATABASE_URL =
@@ -53,6 +69,8 @@ const PREPARED = (process.env.BENCH_PREPARED_STATEMENTS ?? 'true') !== 'false';
 const SEED = { users: 10_000, contracts: 1_000_000, days: 120 };
 const MINIMUM = { charges: 10_000_000, heavyContracts: 200_000 };
 const HEAVY_EMAIL = 'demo-1@demo.gpumarket.test';
+/** The history of the user the heavy one is compared with: about a hundred contracts. */
+const SMALL_HISTORY = 100;
 const DAY = 86_400;
 const PAGE_SIZE = 100;
 const DEEP_PAGE = 1000;
@@ -140,6 +158,37 @@ async function ensureDataset(pool: Pool, env: NodeJS.ProcessEnv): Promise<Datase
   return { ...seeded, seeded: true };
 }
 
+/** The demo user whose history is compared with the heavy user's. */
+interface SmallUser {
+  userId: number;
+  contracts: number;
+}
+
+/**
+ * The demo user owning the number of contracts closest to SMALL_HISTORY (lowest id on a
+ * tie), counted by owner as the report counts them.
+ */
+async function findSmallUser(pool: Pool): Promise<SmallUser> {
+  const { rows } = await pool.query<{ id: number; contracts: number }>(
+    `SELECT u.id, n.contracts
+       FROM (SELECT owner_key, count(*)::int AS contracts
+               FROM billing_contracts WHERE owner_key > 0 GROUP BY owner_key) n
+       JOIN users u ON u.id = n.owner_key
+      WHERE u.email LIKE 'demo-%@demo.gpumarket.test'
+      ORDER BY abs(n.contracts - $1), u.id
+      LIMIT 1`,
+    [SMALL_HISTORY],
+  );
+  if (!rows[0]) throw new Error('no demo user owns any contract');
+  return { userId: rows[0].id, contracts: rows[0].contracts };
+}
+
+/** An API key of `userId`, made the way an operator makes one (`manage apikey:create`). */
+async function createApiKey(userId: number, env: NodeJS.ProcessEnv): Promise<string> {
+  const created = await runManage(['apikey:create', '--user', String(userId)], env);
+  return created.api_key as string;
+}
+
 interface Scenario {
   name: string;
   range: string;
@@ -147,7 +196,8 @@ interface Scenario {
   page: number;
   limit: number;
   filter: ChargeFilter;
-  url: string;
+  /** Path and query of the page, the same on the api and on bare Node. */
+  path: string;
   floor: FloorRequest;
 }
 
@@ -161,16 +211,24 @@ interface Row {
   ref: Record<number, Measurement>;
   sql: Record<number, Measurement>;
   http: Record<number, Measurement>;
+  /** The same page from bare Node (bench/baseline-charges-server.ts). */
+  bare: Record<number, Measurement>;
   /** CPU time of the api process per HTTP request (ms), over the paired measurement. */
   apiCpu: Record<number, number>;
+  /** CPU time of the bare Node process per request (ms), over the same measurement. */
+  bareCpu: Record<number, number>;
 }
 
-function chargesUrl(
-  base: string,
-  filter: ChargeFilter,
-  limit: number,
-  token: string | null,
-): string {
+/** A first page of the heavy user against the same page of the small user (HTTP, c1). */
+interface HistoryRow {
+  scenario: Scenario;
+  heavy: Measurement;
+  small: Measurement;
+  /** Entries on the small user's page: a short history also fills fewer rows. */
+  smallEntries: number;
+}
+
+function chargesPath(filter: ChargeFilter, limit: number, token: string | null): string {
   // Encoded like the public client: quote_plus of Python's json.dumps.
   const filters = JSON.stringify({ day: { gte: filter.gte, lte: filter.lte } }).replace(
     /([:,])/g,
@@ -183,7 +241,7 @@ function chargesUrl(
     `format=${filter.format}`,
     ...(token ? [`after_token=${encodeURIComponent(token)}`] : []),
   ];
-  return `${base}/api/v0/charges/?${params.join('&')}`;
+  return `/api/v0/charges/?${params.join('&')}`;
 }
 
 function cursorOf(token: string): { after: { value: number; source: string }; snapshot: string } {
@@ -197,10 +255,10 @@ const mark = (met: boolean) => (met ? 'met' : '**MISSED**');
 
 function renderTable(rows: Row[], c: number): string {
   const lines = [
-    `| Scenario (concurrency ${c}) | limit | entries / items | body KiB | ref SQL p50 | SQL p50 | SQL / ref | HTTP p50 | ratio | SQL p99 | HTTP p99 | SQL req/s | HTTP req/s | api CPU ms/req |`,
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| Scenario (concurrency ${c}) | limit | entries / items | body KiB | ref SQL p50 | SQL p50 | SQL / ref | HTTP p50 | ratio | SQL p99 | HTTP p99 | SQL req/s | HTTP req/s | api CPU ms/req | bare p50 | bare req/s | bare CPU ms/req |`,
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  for (const { scenario, bytes, entries, items, ref, sql, http, apiCpu } of rows) {
+  for (const { scenario, bytes, entries, items, ref, sql, http, apiCpu, bare, bareCpu } of rows) {
     const cells = [
       scenario.name,
       String(scenario.limit),
@@ -216,10 +274,83 @@ function renderTable(rows: Row[], c: number): string {
       sql[c].rps.toFixed(0),
       http[c].rps.toFixed(0),
       fmt(apiCpu[c]),
+      fmt(bare[c].p50),
+      bare[c].rps.toFixed(0),
+      fmt(bareCpu[c]),
     ];
     lines.push(`| ${cells.join(' | ')} |`);
   }
   return lines.join('\n');
+}
+
+const scenarioLabel = (scenario: Scenario) => `${scenario.name} (limit ${scenario.limit})`;
+
+/** The endpoint against bare Node: latency alone, throughput under load, CPU per request. */
+interface BareRatios {
+  p50: number;
+  rps: number;
+}
+
+function bareRatios(row: Row): BareRatios {
+  return {
+    p50: row.http[1].p50 / row.bare[1].p50,
+    rps: row.http[16].rps / row.bare[16].rps,
+  };
+}
+
+/** What the framework may cost: at most 15 % on latency alone, 15 % of throughput at c16. */
+const BARE_TARGET = { p50: 1.15, rps: 0.85 };
+
+const BARE_COMPARISON_TITLE = 'Endpoint vs bare node:';
+
+/** One line per scenario, under BARE_COMPARISON_TITLE. */
+function bareComparison(rows: Row[]): string[] {
+  return rows.map((row) => {
+    const ratio = bareRatios(row);
+    return (
+      `- ${scenarioLabel(row.scenario)}: c1 p50 ${fmt(ratio.p50)} x; c16 req/s ${fmt(ratio.rps)} x; ` +
+      `CPU ms/req ${fmt(row.apiCpu[16])} vs ${fmt(row.bareCpu[16])}`
+    );
+  });
+}
+
+function bareChecks(rows: Row[]): string[] {
+  return [
+    `Endpoint vs bare node (c1 p50 <= ${BARE_TARGET.p50} x, c16 req/s >= ${BARE_TARGET.rps} x):`,
+    '',
+    ...rows.map((row) => {
+      const ratio = bareRatios(row);
+      return (
+        `- ${scenarioLabel(row.scenario)}: c1 p50 ${fmt(ratio.p50)} x ${mark(ratio.p50 <= BARE_TARGET.p50)}; ` +
+        `c16 req/s ${fmt(ratio.rps)} x ${mark(ratio.rps >= BARE_TARGET.rps)}`
+      );
+    }),
+  ];
+}
+
+/** How much dearer a first page may be for a long history than for a short one. */
+const HISTORY_TARGET = 1.5;
+
+function historyChecks(
+  history: HistoryRow[],
+  heavyContracts: number,
+  smallUser: SmallUser,
+): string[] {
+  return [
+    `Cost flat as history grows: first page HTTP p50 at c1 of the heavy user ` +
+      `(${heavyContracts.toLocaleString('en')} contracts) over that of user ${smallUser.userId} ` +
+      `(${smallUser.contracts} contracts; its pages below hold ` +
+      `${history.map((row) => row.smallEntries).join(', ')} entries, the heavy user's ${PAGE_SIZE}), ` +
+      `same run, alternating slices, <= ${HISTORY_TARGET} x:`,
+    '',
+    ...history.map(({ scenario, heavy, small }) => {
+      const ratio = heavy.p50 / small.p50;
+      return (
+        `- ${scenario.name}: heavy ${heavy.p50.toFixed(1)} ms / small ${small.p50.toFixed(1)} ms = ` +
+        `${fmt(ratio)} x ${mark(ratio <= HISTORY_TARGET)}`
+      );
+    }),
+  ];
 }
 
 /** The endpoint's allowance over its own SQL: tighter alone than under concurrency. */
@@ -295,6 +426,122 @@ async function writeDocs(section: string): Promise<void> {
   await writeMarkdown(DOCS, text);
 }
 
+/** The servers and clients every measurement of a page uses. */
+interface Sides {
+  pool: Pool;
+  endpoint: ReportStatements;
+  api: Server;
+  bare: Server;
+  /** A keep-alive GET with the heavy user's key, resolving with the raw body. */
+  fetchBody: (url: string) => Promise<Buffer>;
+}
+
+/** Bare Node with the api's environment and pool size: only the framework differs. */
+function startBareNode(env: NodeJS.ProcessEnv): Promise<Server> {
+  const apiPoolMax = loadPlatformConfig(new Environment(env)).database.poolMax;
+  return startServer(
+    'bare node',
+    join(DIST, 'bench/baseline-charges-server.js'),
+    // Empty BASELINE_USER_ID: every request must present its key, as at the api.
+    { ...env, DATABASE_POOL_MAX: String(apiPoolMax), BASELINE_USER_ID: '' },
+    'baseline listening',
+  );
+}
+
+/** The api's page, once bare Node is seen to answer the same request with the same bytes. */
+async function samePageOnBoth(sides: Sides, path: string, what: string): Promise<Buffer> {
+  const fromApi = await sides.fetchBody(`${sides.api.url}${path}`);
+  const fromBare = await sides.fetchBody(`${sides.bare.url}${path}`);
+  assertSameBytes(`${what}: api against bare node`, fromApi, fromBare);
+  return fromApi;
+}
+
+/**
+ * One page of the walk to page 1,000, from both servers: bare Node is handed the api's
+ * token, must answer the same bytes, and so gets the api's warm-up on the way. Resolves
+ * with the next token.
+ */
+async function walkStep(sides: Sides, path: string, what: string): Promise<string | null> {
+  const body = await samePageOnBoth(sides, path, what);
+  return (JSON.parse(body.toString('utf8')) as { next_token: string | null }).next_token;
+}
+
+/**
+ * One row of the tables: ref SQL, SQL, HTTP and bare Node in alternating slices at each
+ * concurrency, and the CPU time of each server per request it served.
+ */
+async function measureRow(sides: Sides, scenario: Scenario): Promise<Row> {
+  const { pool, endpoint, api, bare, fetchBody } = sides;
+  const body = await samePageOnBoth(sides, scenario.path, scenarioLabel(scenario));
+  const page = JSON.parse(body.toString('utf8')) as { results: Array<{ items: unknown[] }> };
+  const row: Row = {
+    scenario,
+    bytes: body.length,
+    entries: page.results.length,
+    items: page.results.reduce((sum, entry) => sum + entry.items.length, 0),
+    ref: {},
+    sql: {},
+    http: {},
+    bare: {},
+    apiCpu: {},
+    bareCpu: {},
+  };
+  for (const c of CONCURRENCY) {
+    const apiCpuBefore = cpuMs(api.pid);
+    const bareCpuBefore = cpuMs(bare.pid);
+    [row.ref[c], row.sql[c], row.http[c], row.bare[c]] = await measureSides(
+      [
+        () => floorPage(pool, scenario.floor, REFERENCE_STATEMENTS),
+        () => floorPage(pool, scenario.floor, endpoint),
+        () => fetchBody(`${api.url}${scenario.path}`),
+        () => fetchBody(`${bare.url}${scenario.path}`),
+      ],
+      c,
+      SECONDS,
+    );
+    // Each server idles during the other sides' slices: its CPU time is its own requests'.
+    row.apiCpu[c] = (cpuMs(api.pid) - apiCpuBefore) / row.http[c].requests;
+    row.bareCpu[c] = (cpuMs(bare.pid) - bareCpuBefore) / row.bare[c].requests;
+  }
+  log(
+    `${scenarioLabel(scenario)}: c1 SQL p50 ${fmt(row.sql[1].p50)} ms, HTTP p50 ${fmt(row.http[1].p50)} ms, ` +
+      `bare p50 ${fmt(row.bare[1].p50)} ms, ratio ${fmt(row.http[1].p50 / row.sql[1].p50)}; ` +
+      `c16 SQL p50 ${fmt(row.sql[16].p50)}, HTTP p50 ${fmt(row.http[16].p50)} p99 ${fmt(row.http[16].p99)}, ` +
+      `HTTP req/s ${row.http[16].rps.toFixed(0)}, bare req/s ${row.bare[16].rps.toFixed(0)}`,
+  );
+  return row;
+}
+
+/**
+ * The first pages (limit 100) of the heavy user against the same pages of the small user,
+ * both from the api at c1 in alternating slices: the same request but for the key.
+ */
+async function measureHistory(
+  sides: Sides,
+  scenarios: Scenario[],
+  fetchSmall: (url: string) => Promise<Buffer>,
+): Promise<HistoryRow[]> {
+  const history: HistoryRow[] = [];
+  for (const scenario of scenarios.filter((s) => s.page === 1 && s.limit === PAGE_SIZE)) {
+    const url = `${sides.api.url}${scenario.path}`;
+    const smallPage = JSON.parse((await fetchSmall(url)).toString('utf8')) as {
+      count: number;
+      total: number;
+    };
+    const [heavy, small] = await measureSides(
+      [() => sides.fetchBody(url), () => fetchSmall(url)],
+      1,
+      SECONDS,
+    );
+    log(
+      `${scenario.name}: heavy p50 ${fmt(heavy.p50)} ms, small p50 ${fmt(small.p50)} ms ` +
+        `(the small user's page: ${smallPage.count} of ${smallPage.total} entries)`,
+    );
+    history.push({ scenario, heavy, small, smallEntries: smallPage.count });
+  }
+  return history;
+}
+
 async function main(): Promise<void> {
   const began = Date.now();
   const loadAtStart = loadAverage();
@@ -311,23 +558,28 @@ async function main(): Promise<void> {
   const pool = new Pool({ connectionString: DATABASE_URL, max: 17, statement_timeout: 60_000 });
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });
   const rows: Row[] = [];
+  let history: HistoryRow[] = [];
   const explains: string[] = [];
   const probes: string[] = [];
   let dataset: Dataset;
+  let small: SmallUser;
   let fixedCost = NaN;
   try {
     dataset = await ensureDataset(pool, env);
     const { heavyUserId, lastDay } = dataset;
-    const { api_key: apiKey } = (await runManage(
-      ['apikey:create', '--user', String(heavyUserId)],
-      env,
-    )) as { api_key: string };
+    const apiKey = await createApiKey(heavyUserId, env);
+    small = await findSmallUser(pool);
+    const smallKey = await createApiKey(small.userId, env);
+    log(`small user ${small.userId}: ${small.contracts} contracts`);
     // The api applies pending migrations on boot (MIGRATIONS_RUN defaults to true).
     const api = await startServer('api', join(DIST, 'apps/api/src/main.js'), env, 'api listening');
     log(`api pid ${api.pid} at ${api.url}`);
+    const bare = await startBareNode(env);
+    log(`bare node pid ${bare.pid} at ${bare.url}`);
     const auth = { Authorization: `Bearer ${apiKey}` };
     const get = httpGetter(agent, auth);
     const fetchBody = httpFetcher(agent, auth);
+    const sides: Sides = { pool, endpoint, api, bare, fetchBody };
 
     const ranges = [
       { range: '1 day', gte: lastDay, lte: lastDay },
@@ -337,7 +589,7 @@ async function main(): Promise<void> {
     for (const { range, gte, lte } of ranges) {
       for (const format of ['table', 'tree'] as ChargeFormat[]) {
         const filter: ChargeFilter = { gte, lte, categories: null, format, latestFirst: true };
-        const first = await get(chargesUrl(api.url, filter, PAGE_SIZE, null));
+        const first = await get(`${api.url}${chargesPath(filter, PAGE_SIZE, null)}`);
         const total = first.total as number;
         const pageOne = (limit: number): Scenario => ({
           name: `${range}, ${format}, page 1`,
@@ -346,7 +598,7 @@ async function main(): Promise<void> {
           page: 1,
           limit,
           filter,
-          url: chargesUrl(api.url, filter, limit, null),
+          path: chargesPath(filter, limit, null),
           floor: { userId: heavyUserId, filter, limit, cursor: null },
         });
         scenarios.push(pageOne(PAGE_SIZE));
@@ -355,12 +607,13 @@ async function main(): Promise<void> {
         let token: string | null = null;
         const walkStarted = Date.now();
         for (let page = 1; page < DEEP_PAGE; page += 1) {
-          const body = await get(chargesUrl(api.url, filter, limit, token));
-          token = body.next_token as string | null;
+          const what = `${range}, ${format}, page ${page} of the walk (limit ${limit})`;
+          token = await walkStep(sides, chargesPath(filter, limit, token), what);
           if (!token) throw new Error(`${range} ${format}: only ${page} pages of ${limit}`);
         }
         log(
-          `${range} ${format}: total ${total}, walked to page ${DEEP_PAGE} (limit ${limit}) in ${Date.now() - walkStarted} ms`,
+          `${range} ${format}: total ${total}, walked to page ${DEEP_PAGE} (limit ${limit}) on the api and ` +
+            `bare node, the same bytes on every page, in ${Date.now() - walkStarted} ms`,
         );
         if (limit !== PAGE_SIZE) scenarios.push(pageOne(limit));
         const deep: Scenario = {
@@ -370,7 +623,7 @@ async function main(): Promise<void> {
           page: DEEP_PAGE,
           limit,
           filter,
-          url: chargesUrl(api.url, filter, limit, token),
+          path: chargesPath(filter, limit, token),
           floor: { userId: heavyUserId, filter, limit, cursor: cursorOf(token!) },
         };
         scenarios.push(deep);
@@ -399,39 +652,12 @@ async function main(): Promise<void> {
     }
     fixedCost = fixed[1] - fixed[0];
 
-    for (const scenario of scenarios) {
-      const body = await fetchBody(scenario.url);
-      const page = JSON.parse(body.toString('utf8')) as { results: Array<{ items: unknown[] }> };
-      const row: Row = {
-        scenario,
-        bytes: body.length,
-        entries: page.results.length,
-        items: page.results.reduce((sum, entry) => sum + entry.items.length, 0),
-        ref: {},
-        sql: {},
-        http: {},
-        apiCpu: {},
-      };
-      for (const concurrency of CONCURRENCY) {
-        const cpuBefore = cpuMs(api.pid);
-        [row.ref[concurrency], row.sql[concurrency], row.http[concurrency]] = await measureSides(
-          [
-            () => floorPage(pool, scenario.floor, REFERENCE_STATEMENTS),
-            () => floorPage(pool, scenario.floor, endpoint),
-            () => fetchBody(scenario.url),
-          ],
-          concurrency,
-          SECONDS,
-        );
-        // The api idles during the SQL slices, so its CPU time is the HTTP requests'.
-        row.apiCpu[concurrency] = (cpuMs(api.pid) - cpuBefore) / row.http[concurrency].requests;
-      }
-      rows.push(row);
-      log(
-        `${scenario.name} (limit ${scenario.limit}): c1 SQL p50 ${fmt(row.sql[1].p50)} ms, HTTP p50 ${fmt(row.http[1].p50)} ms, ratio ${fmt(row.http[1].p50 / row.sql[1].p50)}; ` +
-          `c16 SQL p50 ${fmt(row.sql[16].p50)}, HTTP p50 ${fmt(row.http[16].p50)} p99 ${fmt(row.http[16].p99)}`,
-      );
-    }
+    for (const scenario of scenarios) rows.push(await measureRow(sides, scenario));
+    history = await measureHistory(
+      sides,
+      scenarios,
+      httpFetcher(agent, { Authorization: `Bearer ${smallKey}` }),
+    );
   } finally {
     agent.destroy();
     await stopAll();
@@ -440,8 +666,13 @@ async function main(): Promise<void> {
 
   const loadAtEnd = loadAverage();
   const table = CONCURRENCY.map((c) => renderTable(rows, c)).join('\n\n');
+  const versusBare = bareComparison(rows);
   const checks = [
     ...targetChecks(rows),
+    '',
+    ...bareChecks(rows),
+    '',
+    ...historyChecks(history, dataset.heavyContracts, small),
     '',
     `Fixed cost of an authenticated request (users/current p50 - health/live p50) < 0.3 ms: ` +
       `${fmt(fixedCost)} ms ${mark(fixedCost < 0.3)}`,
@@ -456,7 +687,9 @@ async function main(): Promise<void> {
       `${dataset.users.toLocaleString('en')} demo users, ${dataset.contracts.toLocaleString('en')} contracts, ` +
       `${dataset.charges.toLocaleString('en')} daily charge rows; heavy user ${dataset.heavyUserId} owns ` +
       `${dataset.heavyContracts.toLocaleString('en')} contracts; last charged day ` +
-      `${new Date(dataset.lastDay * 1000).toISOString().slice(0, 10)}. All pages latest first, for the heavy user.`,
+      `${new Date(dataset.lastDay * 1000).toISOString().slice(0, 10)}. All pages latest first, for the heavy user; ` +
+      `the small user ${small.userId} (the demo user whose contract count is closest to ${SMALL_HISTORY}) owns ` +
+      `${small.contracts} contracts.`,
     '',
     `Method: SQL = the endpoint's own statements (libs/billing/.../charge-report.sql.ts) run from this ` +
       `process on pg${PREPARED ? ' as named statements, as the api runs them (DATABASE_PREPARED_STATEMENTS=true)' : ''}, in the endpoint's rounds (head on page 1, page, then the page's charges and wrapper ` +
@@ -464,16 +697,28 @@ async function main(): Promise<void> {
       `\`RATE_LIMITS=off\`, \`LOG_LEVEL=warn\`, no worker), keep-alive, timed to the last byte of the body ` +
       `(the client's JSON.parse is not the endpoint's time). ref SQL = the same rounds with the statements ` +
       `the endpoint ran before the running totals (frozen in bench/charges-reference.sql.ts), so a lower floor ` +
-      `shows; SQL / ref = their p50 ratio. ref SQL, SQL and HTTP ` +
-      `of one row are measured in alternating slices (A B C C B A ...), ${SECONDS} s per side and concurrency, ` +
+      `shows; SQL / ref = their p50 ratio. bare = the same request from bare Node (bench/baseline-charges-server.ts: ` +
+      `node:http and pg with the product's own query parser, use case, cursor codec, statements and presenter, ` +
+      `the Bearer key's fingerprint looked up in an in-process cache as on the api's cached path, the api's pool ` +
+      `size; no framework, guards or logging), checked before each row to answer the api's bytes exactly. ` +
+      `ref SQL, SQL, HTTP and bare ` +
+      `of one row are measured in alternating slices (A B C D D C B A ...), ${SECONDS} s per side and concurrency, ` +
       `so drift in the background load hits all alike. c1 / c16 = 1 / 16 concurrent loops; latencies in ms; ` +
-      `ratio = HTTP p50 / SQL p50 at the same concurrency; api CPU ms/req = the api process's user + system ` +
-      `CPU time over the row's measurement (it idles during the SQL slices) per HTTP request. Page ${DEEP_PAGE.toLocaleString('en')} is reached by ` +
-      `walking next_token from page 1; a range with fewer than ${(DEEP_PAGE * PAGE_SIZE).toLocaleString('en')} ` +
+      `ratio = HTTP p50 / SQL p50 at the same concurrency; api (bare) CPU ms/req = the api's (bare Node's) user + system ` +
+      `CPU time over the row's measurement (each server idles during the other sides' slices) per request it served. ` +
+      `Endpoint vs bare node: c1 p50 = HTTP p50 / bare p50 at c1, c16 req/s = HTTP req/s / bare req/s at c16, ` +
+      `CPU ms/req = api against bare at c16. The history targets compare the heavy user's first pages with the ` +
+      `small user's (HTTP, c1, the same requests with the other user's key, alternating slices). ` +
+      `Page ${DEEP_PAGE.toLocaleString('en')} is reached by ` +
+      `walking next_token from page 1 (bare Node is given the api's token); a range with fewer than ${(DEEP_PAGE * PAGE_SIZE).toLocaleString('en')} ` +
       `entries is walked with the largest limit that still has ${DEEP_PAGE.toLocaleString('en')} pages, and its ` +
       `page 1 is measured at that limit too.`,
     '',
     table,
+    '',
+    BARE_COMPARISON_TITLE,
+    '',
+    ...versusBare,
     '',
     'Fixed cost of any api request (HTTP, concurrency 1, same run):',
     '',
@@ -490,7 +735,9 @@ async function main(): Promise<void> {
     ...explains.flatMap((explain) => [explain, '']),
     '</details>',
   ].join('\n');
-  process.stdout.write(`${table}\n\n${checks.join('\n')}\n`);
+  process.stdout.write(
+    `${table}\n\n${[BARE_COMPARISON_TITLE, ...versusBare].join('\n')}\n\n${checks.join('\n')}\n`,
+  );
   if (DOCS !== '-') {
     await writeDocs(section);
     log(`written to ${DOCS}`);
