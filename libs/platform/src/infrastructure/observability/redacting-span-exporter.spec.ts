@@ -1,5 +1,5 @@
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
-import { redactAttributes, RedactingSpanExporter } from './redacting-span-exporter';
+import { redactAttributes, RedactingSpanExporter, redactSpan } from './redacting-span-exporter';
 
 describe('redactAttributes', () => {
   it('cuts the query string off every URL attribute and drops url.query', () => {
@@ -49,5 +49,22 @@ describe('RedactingSpanExporter', () => {
     expect(exported[0].name).toBe(span.name);
     expect(exported[0].spanContext().traceId).toBe('t');
     expect(span.attributes['url.query']).toBe('api_key=secret');
+  });
+
+  it('exports a span with nothing to cut as it is, and cuts an event alone', () => {
+    const clean = {
+      name: 'pg.query:SELECT gpumarket',
+      attributes: { 'db.query.text': 'SELECT $1', 'url.path': '/api/v0/charges/' },
+      events: [{ name: 'e', time: [0, 0], attributes: { 'app.error_code': 'x' } }],
+    } as unknown as ReadableSpan;
+    expect(redactSpan(clean)).toBe(clean);
+    const eventOnly = {
+      ...clean,
+      events: [{ name: 'e', time: [0, 0], attributes: { 'url.query': 'code=1' } }],
+    } as unknown as ReadableSpan;
+    const exported = redactSpan(eventOnly);
+    expect(exported).not.toBe(eventOnly);
+    expect(exported.attributes).toBe(eventOnly.attributes);
+    expect(exported.events[0].attributes).toEqual({});
   });
 });

@@ -1,5 +1,4 @@
-import { context, propagation, Span, trace } from '@opentelemetry/api';
-import { getRPCMetadata, RPCMetadata, RPCType, setRPCMetadata } from '@opentelemetry/core';
+import { context, propagation, Span, SpanKind, trace } from '@opentelemetry/api';
 import { node as sdk } from '@opentelemetry/sdk-node';
 import type { Sampler } from '@opentelemetry/sdk-trace';
 import type { NextFunction, Request, Response } from 'express';
@@ -23,7 +22,6 @@ const provider = new sdk.NodeTracerProvider({
 });
 provider.register();
 const hooks = createTracingHooks();
-const tracer = trace.getTracer('test');
 
 afterAll(async () => {
   await provider.shutdown();
@@ -32,39 +30,48 @@ afterAll(async () => {
   propagation.disable();
 });
 
-/** What the request's handlers saw, run as the http instrumentation runs a request. */
+/** What the request's handlers saw, run through the server-span middleware. */
 interface Handled {
-  server: Span;
-  metadata: RPCMetadata;
+  traceId: string;
   response: Response & EventEmitter;
   spanInHandler: Span | undefined;
   logFields: Record<string, string>;
   jobHeaders: Record<string, string>;
 }
 
-async function handleRequest(request: Partial<Request> = {}): Promise<Handled> {
+function fakeRequest(headers: Record<string, string> = {}): Request {
+  return Object.assign(new EventEmitter(), {
+    method: 'GET',
+    url: '/api/v0/budgets/5/?api_key=planted-key',
+    originalUrl: '/api/v0/budgets/5/?api_key=planted-key',
+    baseUrl: '',
+    headers: { host: 'api.test:3000', 'user-agent': 'spec', ...headers },
+    httpVersion: '1.1',
+    socket: { remoteAddress: '127.0.0.1' },
+    ip: '127.0.0.1',
+  }) as unknown as Request;
+}
+
+async function handleRequest(request: Request = fakeRequest()): Promise<Handled> {
   exporter.reset();
-  const server = tracer.startSpan('GET');
-  const metadata: RPCMetadata = { type: RPCType.HTTP, span: server };
-  const response = Object.assign(new EventEmitter(), { setHeader: jest.fn() });
-  const requestContext = setRPCMetadata(trace.setSpan(context.active(), server), metadata);
-  const handled = await context.with(
-    requestContext,
-    () =>
-      new Promise<Omit<Handled, 'server' | 'metadata' | 'response'>>((resolve, reject) => {
-        const next: NextFunction = () => {
-          const spanInHandler = trace.getSpan(context.active());
-          const logFields = hooks.logFields();
-          hooks
-            .around('SendCodeUseCase', {}, () =>
-              hooks.inSpan('send code-delivery', 'producer', {}, async (headers) => headers),
-            )
-            .then((jobHeaders) => resolve({ spanInHandler, logFields, jobHeaders }), reject);
-        };
-        hooks.requestSpan(request as Request, response as unknown as Response, next);
-      }),
-  );
-  return { server, metadata, response: response as unknown as Response & EventEmitter, ...handled };
+  const response = Object.assign(new EventEmitter(), { setHeader: jest.fn(), statusCode: 404 });
+  const handled = await new Promise<Omit<Handled, 'traceId' | 'response'>>((resolve, reject) => {
+    const next: NextFunction = () => {
+      const spanInHandler = trace.getSpan(context.active());
+      const logFields = hooks.logFields();
+      hooks
+        .around('SendCodeUseCase', {}, () =>
+          hooks.inSpan('send code-delivery', 'producer', {}, async (headers) => headers),
+        )
+        .then((jobHeaders) => resolve({ spanInHandler, logFields, jobHeaders }), reject);
+    };
+    hooks.requestSpan(request, response as unknown as Response, next);
+  });
+  // Routing found the route; the response is over.
+  Object.assign(request, { route: { path: '/api/v0/budgets/:id' } });
+  response.emit('close');
+  const traceId = (response.setHeader.mock.calls[0] as [string, string])[1];
+  return { traceId, response: response as unknown as Response & EventEmitter, ...handled };
 }
 
 describe('tracing hooks', () => {
@@ -73,24 +80,27 @@ describe('tracing hooks', () => {
     beforeAll(async () => {
       sampleRoots = false;
       handled = await handleRequest();
-      handled.server.end();
     });
 
     it('runs its handlers with no span in their context, so the instrumentations make none', () => {
-      expect(handled.server.isRecording()).toBe(false);
       expect(handled.spanInHandler).toBeUndefined();
       expect(exporter.getFinishedSpans()).toEqual([]);
     });
 
     it('still answers its trace id and gives its log lines the ids', () => {
-      const { traceId, spanId } = handled.server.spanContext();
-      expect(handled.response.setHeader).toHaveBeenCalledWith('X-Trace-Id', traceId);
-      expect(handled.logFields).toEqual({ trace_id: traceId, span_id: spanId, trace_flags: '00' });
+      expect(handled.response.setHeader).toHaveBeenCalledWith('X-Trace-Id', handled.traceId);
+      expect(handled.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(handled.logFields).toEqual({
+        trace_id: handled.traceId,
+        span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+        trace_flags: '00',
+      });
     });
 
     it('hands the trace on to its jobs as not sampled', () => {
-      const { traceId, spanId } = handled.server.spanContext();
-      expect(handled.jobHeaders.traceparent).toBe(`00-${traceId}-${spanId}-00`);
+      expect(handled.jobHeaders.traceparent).toBe(
+        `00-${handled.traceId}-${handled.logFields.span_id}-00`,
+      );
     });
   });
 
@@ -98,25 +108,46 @@ describe('tracing hooks', () => {
     let handled: Handled;
     beforeAll(async () => {
       sampleRoots = true;
-      handled = await handleRequest({ baseUrl: '', route: { path: '/api/v0/budgets/:id' } });
-      handled.response.emit('finish');
-      handled.server.end();
+      handled = await handleRequest();
     });
 
-    it('runs its use case and queue add in spans of its trace', () => {
-      const { traceId, spanId } = handled.server.spanContext();
-      expect(handled.spanInHandler).toBe(handled.server);
+    it('runs its use case and queue add in spans under its server span', () => {
       const spans = exporter.getFinishedSpans();
+      const server = spans.find((s) => s.kind === SpanKind.SERVER)!;
       const useCase = spans.find((s) => s.name === 'SendCodeUseCase')!;
       const send = spans.find((s) => s.name === 'send code-delivery')!;
-      expect(useCase.parentSpanContext?.spanId).toBe(spanId);
+      expect(server.spanContext().traceId).toBe(handled.traceId);
+      expect(handled.spanInHandler?.spanContext().spanId).toBe(server.spanContext().spanId);
+      expect(useCase.parentSpanContext?.spanId).toBe(server.spanContext().spanId);
       expect(send.parentSpanContext?.spanId).toBe(useCase.spanContext().spanId);
-      expect(handled.jobHeaders.traceparent).toBe(`00-${traceId}-${send.spanContext().spanId}-01`);
-      expect(handled.logFields).toMatchObject({ trace_id: traceId, trace_flags: '01' });
+      expect(handled.jobHeaders.traceparent).toBe(
+        `00-${handled.traceId}-${send.spanContext().spanId}-01`,
+      );
+      expect(handled.logFields).toMatchObject({ trace_id: handled.traceId, trace_flags: '01' });
     });
 
-    it('hands its route template to the http instrumentation once the response finishes', () => {
-      expect(handled.metadata.route).toBe('/api/v0/budgets/:id');
+    it('names its server span by the route template, with the status and no query string', () => {
+      const server = exporter.getFinishedSpans().find((s) => s.kind === SpanKind.SERVER)!;
+      expect(server.name).toBe('GET /api/v0/budgets/:id');
+      expect(server.attributes).toMatchObject({
+        'http.request.method': 'GET',
+        'http.route': '/api/v0/budgets/:id',
+        'http.response.status_code': 404,
+        'url.path': '/api/v0/budgets/5/',
+        'server.address': 'api.test',
+        'server.port': 3000,
+      });
+      expect(JSON.stringify(server.attributes)).not.toContain('planted-key');
+    });
+
+    it("continues a caller's trace", async () => {
+      const traceId = 'e'.repeat(32);
+      const caller = await handleRequest(
+        fakeRequest({ traceparent: `00-${traceId}-${'f'.repeat(16)}-01` }),
+      );
+      const server = exporter.getFinishedSpans().find((s) => s.kind === SpanKind.SERVER)!;
+      expect(caller.traceId).toBe(traceId);
+      expect(server.parentSpanContext?.spanId).toBe('f'.repeat(16));
     });
   });
 
@@ -155,6 +186,16 @@ describe('tracing hooks', () => {
 
   it('makes no trace id for a line written outside any trace', () => {
     expect(hooks.logFields()).toEqual({});
-    expect(getRPCMetadata(context.active())).toBeUndefined();
+  });
+
+  it('makes no span for probes and scrapes', async () => {
+    exporter.reset();
+    sampleRoots = true;
+    const request = Object.assign(fakeRequest(), { url: '/health/ready' });
+    const response = { setHeader: jest.fn() } as unknown as Response;
+    const next = jest.fn();
+    hooks.requestSpan(request, response, next);
+    expect(next).toHaveBeenCalled();
+    expect(response.setHeader).not.toHaveBeenCalled();
   });
 });

@@ -1,19 +1,15 @@
 import {
-  Context,
   context,
-  createContextKey,
   isSpanContextValid,
   propagation,
   Span,
-  SpanContext,
   SpanKind,
   SpanStatusCode,
   trace,
-  TraceFlags,
 } from '@opentelemetry/api';
-import { getRPCMetadata, RPCType } from '@opentelemetry/core';
-import type { Request } from 'express';
-import { ERROR_CODE_ATTRIBUTE, REQUEST_SPAN } from '../../http/request-span';
+import { ERROR_CODE_ATTRIBUTE } from '../../http/request-span';
+import { serverSpans } from './server-spans';
+import { sampled, traceOf, unsampledContext } from './trace-context';
 import type { OwnSpanKind, TracingHooks } from './tracing-state';
 
 const KINDS: Record<OwnSpanKind, SpanKind> = {
@@ -24,28 +20,6 @@ const KINDS: Record<OwnSpanKind, SpanKind> = {
 };
 
 /**
- * Where a trace that is not sampled keeps its context. Its requests and jobs run with no
- * span in their context, so the pg and ioredis instrumentations (which require a parent
- * span) and our own spans make nothing, the bulk of tracing's cost per request; yet their
- * log lines and answers still carry the trace id, and the jobs and providers they call are
- * handed the context with its not-sampled flag, so the trace stays unsampled downstream.
- */
-const UNSAMPLED_TRACE = createContextKey('gpu-marketplace unsampled trace');
-
-function unsampledContext(base: Context, spanContext: SpanContext): Context {
-  return trace.deleteSpan(base).setValue(UNSAMPLED_TRACE, spanContext);
-}
-
-/** The active span's context, or that of the unsampled trace this context belongs to. */
-function traceOf(active: Context): SpanContext | undefined {
-  return trace.getSpanContext(active) ?? (active.getValue(UNSAMPLED_TRACE) as SpanContext);
-}
-
-function sampled(spanContext: SpanContext): boolean {
-  return (spanContext.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED;
-}
-
-/**
  * The error's code when it has one (DomainError and its kin), else its class name: what a
  * span may say about a failure. Never the message, which may quote a provider's answer.
  */
@@ -53,12 +27,6 @@ export function errorCodeOf(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && code.length > 0) return code;
   return error instanceof Error ? error.name : 'error';
-}
-
-/** The template of the route that handled the request ('/api/v0/endptjobs/:id'), if one did. */
-function routeTemplateOf(request: Request): string | undefined {
-  const path = (request.route as { path?: unknown } | undefined)?.path;
-  return typeof path === 'string' ? request.baseUrl + path : undefined;
 }
 
 function isPromiseLike(value: unknown): value is Promise<unknown> {
@@ -73,24 +41,7 @@ export function createTracingHooks(): TracingHooks {
     span.setAttribute(ERROR_CODE_ATTRIBUTE, errorCodeOf(error));
   };
   return {
-    requestSpan(request, response, next) {
-      const active = context.active();
-      const span = trace.getSpan(active);
-      if (!span) return next();
-      response.setHeader('X-Trace-Id', span.spanContext().traceId);
-      if (!span.isRecording())
-        return context.with(unsampledContext(active, span.spanContext()), next);
-      (request as unknown as { [REQUEST_SPAN]?: Span })[REQUEST_SPAN] = span;
-      // The http instrumentation names the server span and sets http.route from this
-      // metadata when the response closes; 'finish' comes first, once routing is done.
-      const metadata = getRPCMetadata(active);
-      if (metadata?.type === RPCType.HTTP)
-        response.once('finish', () => {
-          const route = routeTemplateOf(request);
-          if (route) metadata.route = route;
-        });
-      next();
-    },
+    requestSpan: serverSpans(tracer),
 
     logFields(): Record<string, string> {
       const spanContext = traceOf(context.active());

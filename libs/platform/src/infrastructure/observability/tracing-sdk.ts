@@ -10,9 +10,6 @@ import { createTracingHooks } from './tracing-hooks';
 import type { TracingSettings } from './tracing-settings';
 import type { RunningTracing } from './tracing-state';
 
-/** Probes and scrapes (every few seconds, from the orchestrator and Prometheus): no traces. */
-const UNTRACED_PATHS = /^\/(health|metrics)(\/|\?|$)/;
-
 function exporterFor(settings: TracingSettings): SpanExporter {
   if (settings.exporter === 'console') return new ConsoleSpanExporter();
   // Both read OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, _HEADERS, _TIMEOUT and _COMPRESSION.
@@ -32,10 +29,10 @@ function serviceNamed(env: NodeJS.ProcessEnv): boolean {
  * are Prometheus and pino), sampled as OTEL_TRACES_SAMPLER says (parent-based always-on by
  * default), exported in batches (OTEL_BSP_*) through the redacting exporter.
  *
- * - http: one server span per request (probes and /metrics left out), named by its route
- *   template, which our first middleware hands over (tracing-hooks.ts). No express or
- *   nestjs-core instrumentation: they wrap every layer and add two spans per request that
- *   repeat the server span and the use case's (docs/performance.md "Tracing").
+ * - http: outgoing calls. The server span of each request is made by our first middleware
+ *   (server-spans.ts), named by its route template. No express or nestjs-core
+ *   instrumentation: they wrap every layer and add two spans per request that repeat the
+ *   server span and the use case's (docs/performance.md "Tracing").
  * - pg: each statement, its text only (placeholders, never the values); ioredis: each
  *   command, by name only (keys and values may hold fingerprints, counters or
  *   destinations). Both only inside a sampled trace (an unsampled one runs with no span in
@@ -61,8 +58,9 @@ export function startTracingSdk(
     resourceDetectors: [resources.envDetector, resources.hostDetector],
     ...(serviceNamed(env) ? {} : { serviceName: defaultServiceName }),
     instrumentations: [
+      // Outgoing calls only (a webhook's delivery): the server spans are ours (server-spans.ts).
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.test(request.url ?? ''),
+        disableIncomingRequestInstrumentation: true,
         requireParentforOutgoingSpans: true,
       }),
       new PgInstrumentation({
