@@ -55,6 +55,46 @@ describe('charge export rows', () => {
     expect(ndjsonRecord(line).endsWith('}\n')).toBe(true);
   });
 
+  it('writes NDJSON byte for byte as JSON.stringify of the record in column order', () => {
+    const texts = [
+      'plain',
+      'a"b\\c',
+      'tab\there\nline',
+      '\u2028\u2029',
+      'é 😀',
+      '\u0000\u001f',
+      '',
+    ];
+    for (const label of [...texts, null])
+      for (const unit of texts) {
+        const hostile: ChargeLine = { ...line, label, unit, endpointId: null, workergroupId: 9 };
+        const record = {
+          contract_id: hostile.contractId,
+          contract_type: hostile.contractType,
+          label: hostile.label,
+          endpoint_id: hostile.endpointId,
+          workergroup_id: hostile.workergroupId,
+          type: hostile.type,
+          day: '2026-01-31',
+          quantity: hostile.quantity,
+          unit: hostile.unit,
+          rate: hostile.rate,
+          amount: hostile.amount,
+          billed_amount: hostile.billed,
+        };
+        expect(ndjsonRecord(hostile)).toBe(`${JSON.stringify(record)}\n`);
+      }
+  });
+
+  it('writes the same day for the same midnight however often it repeats', () => {
+    const days = [0, 86_400, Date.UTC(2024, 1, 29) / 1000, 253_402_214_400 - 86_400];
+    for (let round = 0; round < 3; round++)
+      for (const day of days)
+        expect(csvRecord({ ...line, label: 'plain', day }).split(',')[6]).toBe(
+          new Date(day * 1000).toISOString().slice(0, 10),
+        );
+  });
+
   it('neutralises text cells a spreadsheet would run as a formula (OWASP CSV injection)', () => {
     for (const start of ['=', '+', '-', '@', '\t', '\r'])
       expect(neutralisedText(`${start}1+2`)).toBe(`'${start}1+2`);

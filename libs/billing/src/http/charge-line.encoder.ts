@@ -51,48 +51,64 @@ export function neutralisedText(value: string): string {
   return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
-type Cell = { text: string } | string | number | null;
+/** Days repeat on every contract of an export: each is formatted once (bounded). */
+const ISO_DAYS = new Map<number, string>();
+const MAX_ISO_DAYS = 4096;
 
-/** The row's cells; `{text}` marks the free-text ones (the rest are numbers, dates, enums). */
-function values(line: ChargeLine): Cell[] {
-  return [
-    line.contractId,
-    { text: line.contractType },
-    line.label === null ? null : { text: line.label },
-    line.endpointId,
-    line.workergroupId,
-    { text: line.type },
-    isoDay(line.day),
-    line.quantity,
-    { text: line.unit },
-    line.rate,
-    line.amount,
-    line.billed,
-  ];
+function isoDayOnce(day: number): string {
+  let text = ISO_DAYS.get(day);
+  if (text === undefined) {
+    if (ISO_DAYS.size >= MAX_ISO_DAYS) ISO_DAYS.clear();
+    text = isoDay(day);
+    ISO_DAYS.set(day, text);
+  }
+  return text;
 }
 
-const plain = (cell: Cell): string | number | null =>
-  cell !== null && typeof cell === 'object' ? cell.text : cell;
+/** A free-text cell: neutralised when asked, then quoted per RFC 4180 when needed. */
+function textCell(value: string, escapeFormulas: boolean): string {
+  return csvField(escapeFormulas ? neutralisedText(value) : value);
+}
+
+const idCell = (value: number | null): string => (value === null ? '' : String(value));
 
 /** RFC 4180 records end in CRLF; a missing value is an empty field. */
 export const CSV_HEADER = `${EXPORT_COLUMNS.join(',')}\r\n`;
 
+/**
+ * One CSV record, written field by field: this runs once per exported line (millions per
+ * export), so no per-row arrays or closures. Ids are integers and the decimals are
+ * PostgreSQL's numeric text (digits, a sign, a point): neither can need quoting, so only
+ * the text cells go through neutralisation and quoting.
+ */
 export function csvRecord(line: ChargeLine, options: CsvOptions = DEFAULT_CSV_OPTIONS): string {
-  return `${values(line)
-    .map((cell) => {
-      if (cell === null) return '';
-      if (typeof cell === 'object')
-        return csvField(options.escapeFormulas ? neutralisedText(cell.text) : cell.text);
-      return csvField(String(cell));
-    })
-    .join(',')}\r\n`;
+  const formulas = options.escapeFormulas;
+  return (
+    `${line.contractId},${textCell(line.contractType, formulas)},` +
+    `${line.label === null ? '' : textCell(line.label, formulas)},` +
+    `${idCell(line.endpointId)},${idCell(line.workergroupId)},${textCell(line.type, formulas)},` +
+    `${isoDayOnce(line.day)},${line.quantity},${textCell(line.unit, formulas)},` +
+    `${line.rate},${line.amount},${line.billed}\r\n`
+  );
 }
 
-/** One JSON object per line; decimals stay strings (exact), missing values are null. */
+const jsonId = (value: number | null): string => (value === null ? 'null' : String(value));
+
+/**
+ * One JSON object per line, keys in EXPORT_COLUMNS order; decimals stay strings (exact),
+ * missing values are null. Written as text (strings through JSON.stringify, which does
+ * all the escaping), the same bytes as JSON.stringify of the record, without building it.
+ */
 export function ndjsonRecord(line: ChargeLine): string {
-  const record: Record<string, string | number | null> = {};
-  values(line).forEach((cell, index) => (record[EXPORT_COLUMNS[index]] = plain(cell)));
-  return `${JSON.stringify(record)}\n`;
+  const text = JSON.stringify;
+  return (
+    `{"contract_id":${line.contractId},"contract_type":${text(line.contractType)},` +
+    `"label":${line.label === null ? 'null' : text(line.label)},` +
+    `"endpoint_id":${jsonId(line.endpointId)},"workergroup_id":${jsonId(line.workergroupId)},` +
+    `"type":${text(line.type)},"day":"${isoDayOnce(line.day)}",` +
+    `"quantity":${text(line.quantity)},"unit":${text(line.unit)},"rate":${text(line.rate)},` +
+    `"amount":${text(line.amount)},"billed_amount":${text(line.billed)}}\n`
+  );
 }
 
 /** Lines are written in chunks of about this many bytes, not one socket write per row. */
