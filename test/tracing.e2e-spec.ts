@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -280,6 +281,36 @@ describe('tracing: OpenTelemetry over OTLP/HTTP', () => {
         (all) => all.some((s) => s.traceId === traceId && s.kind === SPAN_KIND.server),
         'the login trace',
       );
+    });
+
+    it('a request whose body arrives after its headers is still one trace', async () => {
+      const url = new URL(`${api.url}/api/v0/users/login/`);
+      const body = JSON.stringify({ email, password });
+      const traceId = await new Promise<string>((resolve, reject) => {
+        const request = httpRequest(
+          url,
+          {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', 'Content-Length': body.length },
+          },
+          (response) => {
+            response.resume();
+            response.on('end', () => resolve(String(response.headers['x-trace-id'])));
+          },
+        );
+        request.on('error', reject);
+        // The headers go first; the body follows in a later packet, read by the body
+        // parser outside the request's own async context.
+        request.flushHeaders();
+        setTimeout(() => request.end(body), 300);
+      });
+      const spans = await receiver.waitForSpans(
+        (all) =>
+          all.some((s) => s.traceId === traceId && s.kind === SPAN_KIND.server) &&
+          all.some((s) => s.name === 'PasswordLoginUseCase' && s.traceId === traceId),
+        'the login trace with its use case',
+      );
+      assertConnected(spans.filter((s) => s.traceId === traceId));
     });
 
     it('an error answer carries its trace id, whose span has the status and error code', async () => {

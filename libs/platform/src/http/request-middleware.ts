@@ -1,4 +1,3 @@
-import { AsyncResource } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { Transform } from 'node:stream';
 import zlib from 'node:zlib';
@@ -68,33 +67,27 @@ export const parseJsonBody: RequestHandler = (
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
     return reject(response, 'Content-Type must be application/json');
   }
-  // The parser calls back from the request stream's 'end' event, which runs in the
-  // connection's context: bound here, the rest of the request keeps this one's (its trace).
-  jsonParser(
-    request,
-    response,
-    AsyncResource.bind((error?: unknown) => {
-      if (error) {
-        const kind = (error as { type?: string }).type;
-        if (kind === 'entity.too.large')
-          return reject(response, `Request body exceeds ${MAX_BODY_BYTES / 1024} KiB`);
-        if (kind === 'encoding.unsupported' || kind === 'charset.unsupported') {
-          return reject(response, 'Request body must be UTF-8 encoded JSON');
-        }
-        return reject(response, 'Malformed JSON body');
+  jsonParser(request, response, (error?: unknown) => {
+    if (error) {
+      const kind = (error as { type?: string }).type;
+      if (kind === 'entity.too.large')
+        return reject(response, `Request body exceeds ${MAX_BODY_BYTES / 1024} KiB`);
+      if (kind === 'encoding.unsupported' || kind === 'charset.unsupported') {
+        return reject(response, 'Request body must be UTF-8 encoded JSON');
       }
-      const body: unknown = request.body;
-      if (body === undefined || body === null) {
-        request.body = {};
-      } else if (typeof body !== 'object' || Array.isArray(body)) {
-        return reject(response, 'Request body must be a JSON object');
-      } else {
-        const problem = jsonBodyProblem(body);
-        if (problem) return reject(response, problem);
-      }
-      next();
-    }),
-  );
+      return reject(response, 'Malformed JSON body');
+    }
+    const body: unknown = request.body;
+    if (body === undefined || body === null) {
+      request.body = {};
+    } else if (typeof body !== 'object' || Array.isArray(body)) {
+      return reject(response, 'Request body must be a JSON object');
+    } else {
+      const problem = jsonBodyProblem(body);
+      if (problem) return reject(response, problem);
+    }
+    next();
+  });
 };
 
 /**

@@ -68,10 +68,11 @@ function endServerSpan(span: Span, request: Request, response: Response): void {
  *
  * It stands in for the http instrumentation's server side, which binds the request's and
  * the response's event emitters to the trace context: every listener any middleware adds
- * is then wrapped, and the objects change shape, which cost a third of a millisecond per
- * request here whether the request was sampled or not (docs/performance.md "Tracing").
- * Nothing needs that binding: the listeners that run after the body is read are bound
- * where it is read (request-middleware.ts), and the span is ended from its own listener.
+ * is then wrapped, and the objects change shape: most of what tracing cost a request that
+ * was not sampled (docs/performance.md "Tracing").
+ * Nothing needs that binding: the JSON body parser calls back in the context it was
+ * called in (raw-body binds its callback), so a body that arrives after the headers keeps
+ * the request's trace, and the span is ended from its own listener.
  */
 export function serverSpans(
   tracer: Tracer,
