@@ -226,6 +226,8 @@ interface HistoryRow {
   small: Measurement;
   /** Entries on the small user's page: a short history also fills fewer rows. */
   smallEntries: number;
+  /** The heavy user's page at the small page's number of entries, when that is fewer. */
+  heavySameSize?: Measurement;
 }
 
 function chargesPath(filter: ChargeFilter, limit: number, token: string | null): string {
@@ -343,11 +345,15 @@ function historyChecks(
       `${history.map((row) => row.smallEntries).join(', ')} entries, the heavy user's ${PAGE_SIZE}), ` +
       `same run, alternating slices, <= ${HISTORY_TARGET} x:`,
     '',
-    ...history.map(({ scenario, heavy, small }) => {
+    ...history.map(({ scenario, heavy, small, smallEntries, heavySameSize }) => {
       const ratio = heavy.p50 / small.p50;
+      const sameSize = heavySameSize
+        ? `; the heavy user's page of ${smallEntries} entries ${heavySameSize.p50.toFixed(1)} ms = ` +
+          `${fmt(heavySameSize.p50 / small.p50)} x`
+        : '';
       return (
         `- ${scenario.name}: heavy ${heavy.p50.toFixed(1)} ms / small ${small.p50.toFixed(1)} ms = ` +
-        `${fmt(ratio)} x ${mark(ratio <= HISTORY_TARGET)}`
+        `${fmt(ratio)} x ${mark(ratio <= HISTORY_TARGET)}${sameSize}`
       );
     }),
   ];
@@ -528,16 +534,29 @@ async function measureHistory(
       count: number;
       total: number;
     };
-    const [heavy, small] = await measureSides(
-      [() => sides.fetchBody(url), () => fetchSmall(url)],
+    // A short history also fills a shorter page: the heavy user's page of the same number
+    // of entries tells the page's size from the history's.
+    const sameSize =
+      smallPage.count > 0 && smallPage.count < PAGE_SIZE
+        ? url.replace(`limit=${PAGE_SIZE}`, `limit=${smallPage.count}`)
+        : null;
+    const [heavy, small, heavySameSize] = await measureSides(
+      [
+        () => sides.fetchBody(url),
+        () => fetchSmall(url),
+        ...(sameSize ? [() => sides.fetchBody(sameSize)] : []),
+      ],
       1,
       SECONDS,
     );
     log(
       `${scenario.name}: heavy p50 ${fmt(heavy.p50)} ms, small p50 ${fmt(small.p50)} ms ` +
-        `(the small user's page: ${smallPage.count} of ${smallPage.total} entries)`,
+        `(the small user's page: ${smallPage.count} of ${smallPage.total} entries)` +
+        (heavySameSize
+          ? `, heavy at limit ${smallPage.count} p50 ${fmt(heavySameSize.p50)} ms`
+          : ''),
     );
-    history.push({ scenario, heavy, small, smallEntries: smallPage.count });
+    history.push({ scenario, heavy, small, smallEntries: smallPage.count, heavySameSize });
   }
   return history;
 }
