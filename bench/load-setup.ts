@@ -256,9 +256,11 @@ export async function enableTotpPool(
  * measured TOTP login run, so a run never meets a method already used in its step.
  */
 export async function forgetTotpUse(pool: Pool, userIds: number[]): Promise<void> {
+  // The spent step lives on the method, failures and lockouts in the verification ledger.
   await pool.query(
-    `UPDATE tfa_methods SET last_totp_step = NULL, fail_count = 0, locked_until = NULL
-      WHERE user_id = ANY($1::int[])`,
+    `WITH steps AS (
+       UPDATE tfa_methods SET last_totp_step = NULL WHERE user_id = ANY($1::int[]))
+     DELETE FROM tfa_verification_failures WHERE user_id = ANY($1::int[])`,
     [userIds],
   );
 }
