@@ -87,10 +87,11 @@ export class InMemoryTfaMethodRepository extends TfaMethodRepository implements 
     const row = this.rows.get(methodId);
     if (row) row.lastUsedAt = now;
   }
-  async advanceTotpStep(methodId: number, step: number) {
+  async advanceTotpStep(methodId: number, step: number, usedAt: Date) {
     const row = this.rows.get(methodId);
     if (!row || (row.lastTotpStep !== null && row.lastTotpStep >= step)) return false;
     row.lastTotpStep = step;
+    row.lastUsedAt = usedAt;
     return true;
   }
 }

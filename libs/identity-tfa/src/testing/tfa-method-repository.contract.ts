@@ -110,16 +110,20 @@ export function tfaMethodRepositoryContract(
       expect(await methods.create(totp(userId))).not.toBeNull();
     });
 
-    it('advances the TOTP step only forwards (compare-and-set, one winner)', async () => {
+    it('advances the TOTP step only forwards (compare-and-set, one winner), with its use', async () => {
       const app = (await methods.create(totp(await newUserId())))!;
+      const usedAt = (second: number) => new Date(Date.UTC(2026, 0, 2, 3, 4, second));
       const results = await Promise.all(
-        Array.from({ length: 5 }, () => methods.advanceTotpStep(app.id, 100)),
+        Array.from({ length: 5 }, () => methods.advanceTotpStep(app.id, 100, usedAt(1))),
       );
       expect(results.filter(Boolean)).toHaveLength(1);
-      expect(await methods.advanceTotpStep(app.id, 100)).toBe(false);
-      expect(await methods.advanceTotpStep(app.id, 99)).toBe(false);
-      expect(await methods.advanceTotpStep(app.id, 101)).toBe(true);
+      expect(await methods.advanceTotpStep(app.id, 100, usedAt(2))).toBe(false);
+      expect(await methods.advanceTotpStep(app.id, 99, usedAt(3))).toBe(false);
+      // A refused step records no use.
+      expect((await methods.findById(app.id))!.lastUsedAt).toEqual(usedAt(1));
+      expect(await methods.advanceTotpStep(app.id, 101, usedAt(4))).toBe(true);
       expect((await methods.findById(app.id))!.lastTotpStep).toBe(101);
+      expect((await methods.findById(app.id))!.lastUsedAt).toEqual(usedAt(4));
     });
   });
 }

@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Challenge } from '../../domain/challenge';
 import { TfaError } from '../../domain/errors';
-import { assertMaySendSms, isProviderRefusal, resolveSmsDestination } from '../../domain/sms-sending';
+import {
+  assertMaySendSms,
+  isProviderRefusal,
+  resolveSmsDestination,
+} from '../../domain/sms-sending';
 import { TFA_POLICY } from '../../domain/tfa-policy';
 import { ChallengeService } from './challenge.service';
 import { ChallengeStore } from '../ports/challenge.store.port';

@@ -4,7 +4,11 @@ import { RequestOrigin } from '@app/platform';
 import { Challenge } from '../../domain/challenge';
 import { TfaError } from '../../domain/errors';
 import { DeviceTrust, IssuedDevice, SecurityEventLog } from '@app/account-security';
-import { FactorInput, SecondFactorVerifier, Verified } from '../verification/second-factor-verifier.service';
+import {
+  FactorInput,
+  SecondFactorVerifier,
+  Verified,
+} from '../verification/second-factor-verifier.service';
 import { TfaUserLookup } from './tfa-user-lookup.service';
 
 export interface CompleteLoginCommand {

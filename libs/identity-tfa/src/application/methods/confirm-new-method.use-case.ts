@@ -3,7 +3,12 @@ import { SecondFactorMethod, User, UserRepository } from '@app/accounts';
 import { Clock, RequestOrigin, SecretKeeper, UnitOfWork } from '@app/platform';
 import { TFA_ERROR_MESSAGES } from '../../domain/error-messages';
 import { TfaError } from '../../domain/errors';
-import { defaultLabel, TfaMethod, totpSecretAad, VerificationChannel } from '../../domain/tfa-method';
+import {
+  defaultLabel,
+  TfaMethod,
+  totpSecretAad,
+  VerificationChannel,
+} from '../../domain/tfa-method';
 import { isValidTotpSecret, matchTotpStep } from '../../domain/totp';
 import { AddMethodGate } from './add-method-gate.service';
 import { BackupCodeIssuer } from '../backup-codes/backup-code-issuer.service';

@@ -6,7 +6,11 @@ import { TfaError } from '../../domain/errors';
 import { DeviceTrust, SecurityEventLog } from '@app/account-security';
 import { BackupCodeRepository } from '../ports/backup-code.repository.port';
 import { TfaMethodRepository } from '../ports/tfa-method.repository.port';
-import { FactorInput, SecondFactorVerifier, Verified } from '../verification/second-factor-verifier.service';
+import {
+  FactorInput,
+  SecondFactorVerifier,
+  Verified,
+} from '../verification/second-factor-verifier.service';
 import { TfaUserLookup } from '../login/tfa-user-lookup.service';
 
 export interface RemoveMethodCommand {

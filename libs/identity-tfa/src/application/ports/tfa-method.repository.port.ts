@@ -24,6 +24,9 @@ export abstract class TfaMethodRepository {
   abstract delete(methodId: number): Promise<void>;
   /** A successful verification with this method: its last use. */
   abstract recordUse(methodId: number, now: Date): Promise<void>;
-  /** Compare-and-set of the last accepted TOTP step; false when `step` is not newer. */
-  abstract advanceTotpStep(methodId: number, step: number): Promise<boolean>;
+  /**
+   * Compare-and-set of the last accepted TOTP step, recording the method's use (`usedAt`)
+   * with it; false, and nothing changed, when `step` is not newer.
+   */
+  abstract advanceTotpStep(methodId: number, step: number, usedAt: Date): Promise<boolean>;
 }

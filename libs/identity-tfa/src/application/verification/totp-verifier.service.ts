@@ -26,16 +26,19 @@ export class TotpCode implements FactorVerifier {
     private readonly code: string,
   ) {}
 
-  /** Spends the code's time step when it matches (advanceTotpStep). */
+  /**
+   * Spends the code's time step when it matches, recording the method's use in the same
+   * statement (advanceTotpStep): a match is always spent, so one round trip does both.
+   */
   async verify(nowMs: number): Promise<Comparison> {
     const step = matchTotpStep(this.secret, this.code, nowMs, (a, b) => this.secrets.equal(a, b));
     if (step === null) return 'wrong';
-    return (await this.methods.advanceTotpStep(this.method.id, step)) ? 'match' : 'replay';
+    const advanced = await this.methods.advanceTotpStep(this.method.id, step, this.clock.now());
+    return advanced ? 'match' : 'replay';
   }
 
-  /** The step is spent already: records the method's use. */
+  /** The step and the method's use were recorded by verify, in this transaction. */
   async spend(): Promise<boolean> {
-    await this.methods.recordUse(this.method.id, this.clock.now());
     return true;
   }
 

@@ -88,12 +88,12 @@ export class PostgresTfaMethodRepository extends TfaMethodRepository {
     await this.tx.rows(`UPDATE tfa_methods SET last_used_at = $2 WHERE id = $1`, [methodId, now]);
   }
 
-  async advanceTotpStep(methodId: number, step: number): Promise<boolean> {
+  async advanceTotpStep(methodId: number, step: number, usedAt: Date): Promise<boolean> {
     const rows = await this.tx.rows<{ id: number }>(
-      `UPDATE tfa_methods SET last_totp_step = $2
+      `UPDATE tfa_methods SET last_totp_step = $2, last_used_at = $3
         WHERE id = $1 AND (last_totp_step IS NULL OR last_totp_step < $2)
         RETURNING id`,
-      [methodId, step],
+      [methodId, step, usedAt],
     );
     return rows.length === 1;
   }
