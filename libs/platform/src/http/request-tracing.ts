@@ -18,9 +18,9 @@ export function traceRequests(app: Express): void {
 
 /**
  * A caller's `traceparent` is followed only when the connection comes from a trusted proxy
- * (TRUSTED_PROXIES, loopback by default): from anyone else the trace-context headers
- * are dropped before the server span (server-spans.ts) reads them, and the request starts a trace
- * of its own. An outsider can then neither choose our trace ids nor force its requests to
+ * (TRUSTED_PROXIES, loopback by default): from anyone else the trace-context headers are
+ * dropped before the server span (server-spans.ts) reads them, and the request starts a
+ * trace of its own. An outsider can then neither choose our trace ids nor force its requests to
  * be sampled.
  */
 export function followTraceContextOfTrustedProxies(server: Server): void {

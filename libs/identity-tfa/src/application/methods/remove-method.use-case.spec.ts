@@ -83,7 +83,8 @@ describe('RemoveMethodUseCase', () => {
     expect(result).toEqual({ disabled: true });
     expect(await kit.methods.listByUser(7)).toEqual([]);
     expect(await kit.backupCodes.countUnused(7)).toBe(0);
-    expect(kit.users.rows.get(7)?.user).toMatchObject({ tfaEnabled: false, tfaStatus: 'disabled' }); // The code's event says what is left after the change: none (the set went with 2FA).
+    expect(kit.users.rows.get(7)?.user).toMatchObject({ tfaEnabled: false, tfaStatus: 'disabled' });
+    // The code's event says what is left after the change: none (the set went with 2FA).
     const used = kit.events.rows.find((event) => event.kind === 'backup_code_used');
     expect(used?.details).toEqual({ remaining: 0 });
   });

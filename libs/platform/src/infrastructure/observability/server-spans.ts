@@ -31,16 +31,18 @@ function requestAttributes(request: Request): Attributes {
   const url = request.originalUrl;
   const query = url.indexOf('?');
   const host = request.headers.host ?? '';
+  // A port follows the last colon, unless that colon is inside an IPv6 address's brackets.
   const colon = host.lastIndexOf(':');
+  const hasPort = colon > host.lastIndexOf(']');
   const attributes: Attributes = {
     'url.scheme': request.socket instanceof TLSSocket ? 'https' : 'http',
     'url.path': query === -1 ? url : url.slice(0, query),
-    'server.address': colon > host.lastIndexOf(']') ? host.slice(0, colon) : host,
+    'server.address': hasPort ? host.slice(0, colon) : host,
     'network.protocol.version': request.httpVersion,
     'network.peer.address': request.socket.remoteAddress,
     'client.address': request.ip,
   };
-  if (colon > host.lastIndexOf(']')) attributes['server.port'] = Number(host.slice(colon + 1));
+  if (hasPort) attributes['server.port'] = Number(host.slice(colon + 1));
   const agent = request.headers['user-agent'];
   if (agent) attributes['user_agent.original'] = agent;
   return attributes;

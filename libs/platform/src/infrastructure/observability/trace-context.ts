@@ -17,6 +17,12 @@ export function traceOf(active: Context): SpanContext | undefined {
   return trace.getSpanContext(active) ?? (active.getValue(UNSAMPLED_TRACE) as SpanContext);
 }
 
-export function sampled(spanContext: SpanContext): boolean {
+function sampled(spanContext: SpanContext): boolean {
   return (spanContext.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED;
+}
+
+/** The trace this context belongs to when that trace is not sampled (else undefined). */
+export function unsampledTraceOf(active: Context): SpanContext | undefined {
+  const spanContext = traceOf(active);
+  return spanContext && !sampled(spanContext) ? spanContext : undefined;
 }

@@ -9,7 +9,7 @@ import {
 } from '@opentelemetry/api';
 import { ERROR_CODE_ATTRIBUTE } from '../../http/request-span';
 import { serverSpans } from './server-spans';
-import { sampled, traceOf, unsampledContext } from './trace-context';
+import { traceOf, unsampledContext, unsampledTraceOf } from './trace-context';
 import type { OwnSpanKind, TracingHooks } from './tracing-state';
 
 const KINDS: Record<OwnSpanKind, SpanKind> = {
@@ -57,8 +57,8 @@ export function createTracingHooks(): TracingHooks {
       const parentContext = parent
         ? propagation.extract(context.active(), parent)
         : context.active();
-      const parentTrace = traceOf(parentContext);
-      if (parentTrace && !sampled(parentTrace)) {
+      const parentTrace = unsampledTraceOf(parentContext);
+      if (parentTrace) {
         const headers: Record<string, string> = {};
         propagation.inject(trace.setSpanContext(parentContext, parentTrace), headers);
         return context.with(unsampledContext(parentContext, parentTrace), () => work(headers));
@@ -83,8 +83,7 @@ export function createTracingHooks(): TracingHooks {
     },
 
     around(name, attributes, work) {
-      const parentTrace = traceOf(context.active());
-      if (parentTrace && !sampled(parentTrace)) return work();
+      if (unsampledTraceOf(context.active())) return work();
       return tracer.startActiveSpan(name, { attributes }, (span) => {
         let result;
         try {

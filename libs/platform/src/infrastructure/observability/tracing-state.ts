@@ -12,8 +12,9 @@ export type OwnSpanKind = 'internal' | 'client' | 'producer' | 'consumer';
  */
 export interface TracingHooks {
   /**
-   * Express middleware, first of all: keeps the request's server span on the request (for
-   * annotateRequestSpan) and answers its trace id in `X-Trace-Id`.
+   * Express middleware, first of all: makes the request's server span (server-spans.ts),
+   * keeps it on the request (for annotateRequestSpan) and answers its trace id in
+   * `X-Trace-Id`.
    */
   requestSpan(request: Request, response: Response, next: NextFunction): void;
   /**
@@ -23,7 +24,8 @@ export interface TracingHooks {
   logFields(): Record<string, string>;
   /**
    * Runs `work` in a new span, child of the active one, or of the W3C context in `parent`
-   * (a job's); in a trace that is not sampled, in no span, handing the trace on unsampled. `work` receives the headers that carry this span's context to a provider.
+   * (a job's); in a trace that is not sampled, in no span, handing the trace on unsampled.
+   * `work` receives the headers that carry this span's context to a provider.
    * A failure marks the span as an error with the error's `code`, never its message.
    */
   inSpan<T>(
