@@ -26,6 +26,9 @@ import {
  * holds as on one server: rate limits, single use, lockout, exactly-once delivery.
  */
 const PARALLEL = 50;
+/** Longest wait for one answer, and longest a user is refused with 503, in the failover test. */
+const REQUEST_BOUND_MS = 15_000;
+const REFUSALS_BOUND_MS = 30_000;
 
 describe('on a Redis Cluster of 3 masters, with 2 api and 2 worker processes', () => {
   let cluster: RedisCluster;
@@ -244,39 +247,59 @@ describe('on a Redis Cluster of 3 masters with a replica each, a master killed u
     const seen: Array<{ status: number; at: number }> = [];
     let killedAt = 0;
     let next = 0;
-    // Four clients, each asking for a new user's code, retrying through 503s.
+    // Four clients, each asking for a new user's code, retrying through 503s. Every request
+    // and every user's retries are bounded, so a request the api never answers, or a user
+    // refused long after the failover, fails the test by name instead of running out its time.
     const client = async () => {
       while (next < users.length) {
         const user = users[next++];
+        const giveUpAt = Date.now() + REFUSALS_BOUND_MS;
         for (;;) {
           const response = await fetch(`${api.url}/api/v0/tfa/email/`, {
             method: 'POST',
             headers: { ...user.auth, 'Content-Type': 'application/json' },
             body: '{}',
+            signal: AbortSignal.timeout(REQUEST_BOUND_MS),
+          }).catch((error: Error) => {
+            throw new Error(
+              `a code request had no answer in ${REQUEST_BOUND_MS} ms: ${error.message}`,
+            );
           });
           seen.push({ status: response.status, at: Date.now() });
           attempts.set(user, (attempts.get(user) ?? 0) + 1);
-          await response.arrayBuffer();
+          const body = await response.text();
           if (response.status === 200) {
             sent.push(user);
             break;
           }
-          expect(response.status).toBe(503);
+          if (response.status !== 503 || Date.now() > giveUpAt)
+            throw new Error(
+              `a user's code request answered ${response.status} after ${attempts.get(user)} ` +
+                `attempts (${killedAt ? Date.now() - killedAt : 0} ms after the kill): ${body}`,
+            );
           await new Promise((resolve) => setTimeout(resolve, 25));
         }
       }
     };
-    const clients = Array.from({ length: 4 }, client);
-    await until('some codes were sent', async () => sent.length >= 10);
+    const clients = Promise.all(Array.from({ length: 4 }, client));
+    // A client that fails early must not wait out the conditions below.
+    const clientsFailed = clients.then(() => new Promise<never>(() => undefined));
+    await Promise.race([
+      until('some codes were sent', async () => sent.length >= 10),
+      clientsFailed,
+    ]);
     const [victim] = await cluster.masters();
     killedAt = Date.now();
     await victim.kill();
-    await until(
-      'its replica took over',
-      async () => !(await cluster.masters()).includes(victim) && (await cluster.ok()),
-    );
+    await Promise.race([
+      until(
+        'its replica took over',
+        async () => !(await cluster.masters()).includes(victim) && (await cluster.ok()),
+      ),
+      clientsFailed,
+    ]);
     const recoveredAt = Date.now();
-    await Promise.all(clients);
+    await clients;
     expect(sent).toHaveLength(users.length);
 
     await until('every code reached the outbox', async () =>
