@@ -17,7 +17,11 @@ import { CONDITION_TIMEOUT_MS } from './wait';
 
 const run = promisify(execFile);
 
-/** Polls `probe` until it returns true (bounded); throws with `what` when it never does. */
+/**
+ * Polls `probe` until it returns true (bounded); throws with `what` when it never does. A
+ * probe that never settles (a command on a connection stuck in a failover) is cut at the
+ * deadline too: the wait's bound holds whatever the probe does.
+ */
 export async function until(
   what: string,
   probe: () => Promise<boolean>,
@@ -25,10 +29,27 @@ export async function until(
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (let pause = 20; Date.now() < deadline; pause = Math.min(pause * 2, 250)) {
-    if (await probe().catch(() => false)) return;
+    const answer = await settledBefore(
+      probe().catch(() => false),
+      deadline,
+    );
+    if (answer === 'unsettled') throw new Error(`timed out waiting until ${what}: a probe hung`);
+    if (answer) return;
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
   throw new Error(`timed out waiting until ${what}`);
+}
+
+async function settledBefore<T>(work: Promise<T>, deadline: number): Promise<T | 'unsettled'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'unsettled'>((resolve) => {
+    timer = setTimeout(() => resolve('unsettled'), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** One redis-server process on a loopback port. */
