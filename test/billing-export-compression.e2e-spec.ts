@@ -136,6 +136,14 @@ describe('compressed exports and JSON responses', () => {
     expect(small.response.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(small.body.toString('utf8')).count).toBe(1);
   });
+
+  it('answers JSON without an ETag, compressed or not (no client asks with If-None-Match)', async () => {
+    const page = await fetchRaw(`/api/v0/charges/?select_filters=${filters}&limit=200`, 'gzip');
+    const small = await fetchRaw(`/api/v0/charges/?select_filters=${filters}&limit=1`, 'gzip');
+    expect([page.response.statusCode, small.response.statusCode]).toEqual([200, 200]);
+    expect(page.response.headers.etag).toBeUndefined();
+    expect(small.response.headers.etag).toBeUndefined();
+  });
 });
 
 describe('a stalled compressed export', () => {

@@ -15,8 +15,10 @@ import {
   openRequestScope,
   compressResponses,
   parseJsonBody,
+  PrometheusMetrics,
   rejectHostileQuery,
   RateLimitedDto,
+  timeRequests,
   traceRequests,
 } from '@app/platform';
 import { ApiModule, ApiModuleOptions } from './api.module';
@@ -48,6 +50,9 @@ export async function createApiApp(
 ): Promise<NestExpressApplication> {
   const server = express();
   server.disable('x-powered-by');
+  // No ETag: no client of this api sends If-None-Match, and Express would hash every JSON
+  // body to make one (docs/decisions.md "No ETag on API responses").
+  server.set('etag', false);
   const config = loadPlatformConfig(env);
   // Before anything can answer: every response of a traced request says its trace id.
   traceRequests(server);
@@ -69,6 +74,8 @@ export async function createApiApp(
     },
   );
   app.useLogger(new FrameworkChatterAtDebug(app.get(Logger)));
+  // Ahead of every route (Nest adds its routes at init): times each request once.
+  app.use(timeRequests(app.get(PrometheusMetrics)));
   followTraceContextOfTrustedProxies(app.getHttpServer());
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: OPENAPI_JSON_PATH,

@@ -43,6 +43,7 @@ export * from './http/metrics-listener';
 export * from './http/readiness';
 export * from './http/strict-body.decorator';
 export * from './http/request-middleware';
+export * from './http/request-metrics.middleware';
 export * from './http/hostile-input';
 export * from './http/request-origin';
 export * from './http/request-span';

@@ -1,10 +1,9 @@
-import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import { Metrics } from '../../application/ports/metrics.port';
 import { PlatformConfig } from '../../config/platform-config';
-import { RequestMetricsMiddleware } from '../../http/request-metrics.middleware';
 import { QueueRegistry } from '../queue/queue-registry';
 import { PrometheusMetrics } from './prometheus-metrics';
 import { tracingActive, tracingHooks } from './tracing-state';
@@ -55,10 +54,10 @@ const PRETTY_REQUEST_LINES = {
 
 /**
  * Logs (pino, one JSON line per event, secrets redacted, a request id on every request)
- * and the Prometheus metrics with the per-request middleware that feeds them.
+ * and the Prometheus metrics (the api's bootstrap installs timeRequests, which feeds them).
  */
 @Module({})
-export class ObservabilityModule implements NestModule {
+export class ObservabilityModule {
   static forRoot(config: PlatformConfig): DynamicModule {
     const tracing = tracingHooks();
     return {
@@ -105,9 +104,5 @@ export class ObservabilityModule implements NestModule {
       ],
       exports: [Metrics, PrometheusMetrics],
     };
-  }
-
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestMetricsMiddleware).forRoutes('*');
   }
 }
