@@ -43,6 +43,7 @@ import {
   ReportStatements,
 } from './charges-sql-floor';
 import { writeMarkdown } from './docs';
+import { chargesPagePath } from './public-client-paths';
 import {
   assertLoopback,
   cpuMs,
@@ -231,19 +232,7 @@ interface HistoryRow {
 }
 
 function chargesPath(filter: ChargeFilter, limit: number, token: string | null): string {
-  // Encoded like the public client: quote_plus of Python's json.dumps.
-  const filters = JSON.stringify({ day: { gte: filter.gte, lte: filter.lte } }).replace(
-    /([:,])/g,
-    '$1 ',
-  );
-  const params = [
-    `select_filters=${encodeURIComponent(filters).replace(/%20/g, '+')}`,
-    `latest_first=${filter.latestFirst}`,
-    `limit=${limit}`,
-    `format=${filter.format}`,
-    ...(token ? [`after_token=${encodeURIComponent(token)}`] : []),
-  ];
-  return `/api/v0/charges/?${params.join('&')}`;
+  return chargesPagePath({ ...filter, limit, afterToken: token });
 }
 
 function cursorOf(token: string): { after: { value: number; source: string }; snapshot: string } {

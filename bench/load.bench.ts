@@ -33,6 +33,7 @@ import autocannon from 'autocannon';
 import { measureAccessGuard } from './access-guard';
 import { httpGetter } from './charges-measure';
 import { LoadResult, LoadTarget, measure, mergeRuns } from './load-measure';
+import { chargesPagePath } from './public-client-paths';
 import {
   assertLoopback,
   deadline,
@@ -118,11 +119,7 @@ function productEnv(): NodeJS.ProcessEnv {
 
 /** Encoded like the public client: quote_plus of Python's json.dumps. */
 function chargesPath(gte: number, lte: number): string {
-  const filters = JSON.stringify({ day: { gte, lte } }).replace(/([:,])/g, '$1 ');
-  return (
-    `/api/v0/charges/?select_filters=${encodeURIComponent(filters).replace(/%20/g, '+')}` +
-    `&latest_first=true&limit=${PAGE_LIMIT}&format=table`
-  );
+  return chargesPagePath({ gte, lte, latestFirst: true, limit: PAGE_LIMIT, format: 'table' });
 }
 
 /** The `create endpoint` body of the public client: every option, unset ones null. */

@@ -1,4 +1,5 @@
 import { DomainError } from '@app/platform';
+import { chargesPagePath } from '@bench/public-client-paths';
 import { DAY_RANGE_REQUIRED_MSG } from '../domain/errors';
 import { parseChargeQuery } from './charges.request';
 
@@ -45,6 +46,28 @@ describe('parseChargeQuery', () => {
       latestFirst: false,
       limit: 20,
       afterToken: 'TOKEN123',
+    });
+  });
+
+  it("reads the benches' paths as the query they mean (they ask as the public client does)", () => {
+    const path = chargesPagePath({
+      gte: 1761955200,
+      lte: 1762300800,
+      latestFirst: false,
+      limit: 8,
+      format: 'tree',
+      afterToken: 'a+b/c=',
+    });
+    expect(path).toContain('select_filters=%7B%22day%22%3A+%7B%22gte%22%3A+1761955200%2C+');
+    const query = Object.fromEntries(new URL(path, 'http://api').searchParams);
+    expect(parseChargeQuery(query)).toEqual({
+      gte: 1761955200,
+      lte: 1762300800,
+      categories: null,
+      format: 'tree',
+      latestFirst: false,
+      limit: 8,
+      afterToken: 'a+b/c=',
     });
   });
 
