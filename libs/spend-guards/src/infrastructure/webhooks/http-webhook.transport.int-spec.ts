@@ -30,12 +30,14 @@ describe('HttpWebhookTransport (a real loopback receiver)', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
+  // Long enough for a loaded machine to answer on loopback: only the hanging receiver's
+  // test waits out a timeout, and it sets a short one.
   const post = (
     path: string,
     fields: Parameters<typeof testWebhookSettings>[0] = {},
     host = '127.0.0.1',
   ) =>
-    new HttpWebhookTransport(testWebhookSettings({ timeoutMs: 300, ...fields })).post({
+    new HttpWebhookTransport(testWebhookSettings({ timeoutMs: 10_000, ...fields })).post({
       url: `http://${host}:${port}${path}`,
       headers: { 'Content-Type': 'application/json', 'Gpumkt-Webhook-Id': 'd-1' },
       body: '{"id":"evt_1"}',
@@ -53,7 +55,10 @@ describe('HttpWebhookTransport (a real loopback receiver)', () => {
 
   it('gives up on a receiver that does not answer within the timeout', async () => {
     const started = Date.now();
-    expect(await post('/hang')).toEqual({ statusCode: null, error: 'timed out after 300 ms' });
+    expect(await post('/hang', { timeoutMs: 300 })).toEqual({
+      statusCode: null,
+      error: 'timed out after 300 ms',
+    });
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
