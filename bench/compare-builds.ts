@@ -108,7 +108,7 @@ async function main(): Promise<void> {
             await slice(side, () => fetchBody(side.server.url + path), c, SECONDS / SLICES);
         }
         const [ma, mb] = sides.map((side) => summarize(side.samples));
-        const [ca, cb] = sides.map((side) => side.cpuMs / summarize(side.samples).requests);
+        const [ca, cb] = [sides[0].cpuMs / ma.requests, sides[1].cpuMs / mb.requests];
         console.log(
           `- ${name} c${c}: p50 ${ma.p50.toFixed(2)} / ${mb.p50.toFixed(2)} ms (${ratio(mb.p50, ma.p50)}); ` +
             `req/s ${ma.rps.toFixed(0)} / ${mb.rps.toFixed(0)} (${ratio(mb.rps, ma.rps)}); ` +
